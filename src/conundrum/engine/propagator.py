@@ -1,0 +1,55 @@
+"""The base class of every propagator.
+
+Contributor checklist (read before writing a propagator):
+
+1. `post()` subscribes to the weakest events that help (events.py) and then prunes at once
+   by calling `propagate()`. A constraint that is unary or already decided at post time
+   needs no propagator at all: the compiler prunes the domain directly.
+2. `propagate()` removes only values that have no support; it must raise Inconsistency
+   (or let a domain update raise it) when every variable is fixed and the constraint is
+   false. Never assume a removal happened: large domains keep bounds only.
+3. Set `idempotent = True` only if one call reaches the propagator's own fixpoint.
+4. When the constraint is entailed, call `self.deactivate()`: it is undone on backtrack.
+5. Any state that must follow the search (counters, supports) lives in trailed cells
+   (state.RevInt); plain attributes are only for caches that are valid whatever the
+   search does (e.g. a matching used as a hint).
+6. `priority`: 0 cheap (binary, reified), 1 linear, 2 expensive globals.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conundrum.engine.solver import Solver
+
+
+class Propagator:
+    """A filtering algorithm attached to engine variables."""
+
+    priority = 1
+    idempotent = False
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.scheduled = False
+        self.active = True
+        self.weight = 1  # dom/wdeg: failures caused by this propagator, plus one
+
+    def post(self) -> None:
+        """Subscribe and prune once."""
+        self.propagate()
+
+    def propagate(self) -> None:
+        """Remove unsupported values; raise Inconsistency on failure."""
+        raise NotImplementedError
+
+    def deactivate(self) -> None:
+        """Switch off for the rest of this branch (the constraint is entailed)."""
+        if self.active:
+            self.solver.trail.entries.append((self, True))
+            self.active = False
+
+    def restore(self, entry: tuple) -> None:
+        """Undo `deactivate` (called by the trail)."""
+        self.active = entry[1]

@@ -1,0 +1,1 @@
+"""Engine propagators, one module per family."""

@@ -1,0 +1,5 @@
+"""Reversible state: the trail that undoes changes on backtracking. Knows nothing of constraints."""
+
+from conundrum.state.trail import RevInt, Trail
+
+__all__ = ["RevInt", "Trail"]
