@@ -1,0 +1,54 @@
+"""Shared pytest configuration: hypothesis profiles and import path for the test helpers.
+
+Profiles (choose with the ``HYPOTHESIS_PROFILE`` environment variable):
+
+* ``ci`` (default): derandomized (the same examples on every run, so CI is reproducible),
+  no example database, sized so that the whole property suite stays around a minute and a
+  half on the project's 2-core machine;
+* ``thorough``: many more random examples for long runs (``HYPOTHESIS_PROFILE=thorough``);
+* ``dev``: a handful of examples, for a quick edit-run loop.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+# Make ``import oracle`` / ``import test_properties_harness`` work whatever the import mode
+# (with or without a tests/__init__.py).
+_TESTS = str(Path(__file__).resolve().parent)
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+settings.register_profile(
+    "ci",
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=_QUIET,
+)
+settings.register_profile(
+    "thorough",
+    max_examples=600,
+    deadline=None,
+    derandomize=False,
+    print_blob=True,
+    suppress_health_check=_QUIET,
+)
+settings.register_profile(
+    "dev",
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=_QUIET,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

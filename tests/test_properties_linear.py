@@ -1,0 +1,106 @@
+"""Property tests: linear sums with every relation, random coefficients (negative, zero)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_properties_harness import (
+    RELATIONS,
+    Dom,
+    check,
+    check_exhaustive_options,
+    doms,
+    linear_expr,
+    scaled,
+)
+
+REL = st.sampled_from(list(RELATIONS))
+
+
+@settings(max_examples=scaled(1.5))
+@given(data=st.data(), n=st.integers(1, 4), op=REL, rhs=st.integers(-8, 8),
+       form=st.sampled_from(["expanded", "cn.sum", "sum", "constant_left"]))
+def test_linear_sum_with_each_relation(
+    data: st.DataObject, n: int, op: str, rhs: int, form: str
+) -> None:
+    """sum(c_i * x_i) OP k, written out, with cn.sum, with builtin sum, or as k OP sum."""
+    domains = data.draw(doms(n, max_size=4 if n < 4 else 3), label="domains")
+    coefs = data.draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n), label="coefs")
+    terms = [f"({c})*x{i}" for i, c in enumerate(coefs)]
+    if form == "expanded":
+        src = f"m += {' + '.join(terms)} {op} {rhs}"
+    elif form == "cn.sum":
+        src = f"m += cn.sum([{', '.join(terms)}]) {op} {rhs}"
+    elif form == "sum":
+        src = f"m += sum(c * x for c, x in zip({coefs}, xs)) {op} {rhs}"
+    else:
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+        src = f"m += ({rhs}) {flipped} {' + '.join(terms)}"
+    rel = RELATIONS[op]
+
+    def pred(t: tuple[int, ...]) -> bool:
+        return rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs)
+
+    lhs = " + ".join(terms)
+    check(data, domains, src, pred,
+          exprs=[(lhs, lambda t: sum(c * x for c, x in zip(coefs, t, strict=True)))])
+
+
+@given(data=st.data(), op=REL)
+def test_linear_variables_on_both_sides(data: st.DataObject, op: str) -> None:
+    """a*x0 + b*x1 + k OP c*x2 - d*x0 (a variable on both sides), via random linear trees."""
+    lhs = data.draw(linear_expr(3), label="lhs")
+    rhs = data.draw(linear_expr(3), label="rhs")
+    domains = data.draw(doms(3, max_size=4), label="domains")
+    rel = RELATIONS[op]
+    src = f"m += {lhs.src} {op} {rhs.src}"
+    check(data, domains, src, lambda t: rel(lhs.fn(t), rhs.fn(t)),
+          exprs=[(lhs.src, lhs.fn), (f"{lhs.src} - {rhs.src}", lambda t: lhs.fn(t) - rhs.fn(t))])
+
+
+@given(data=st.data(), op=REL, k=st.integers(-6, 6))
+def test_linear_repeated_and_cancelling_variables(data: st.DataObject, op: str, k: int) -> None:
+    """Terms that repeat a variable (x0 + x0 + 2*x0) or cancel (x1 - x1) are summed right."""
+    n = 2
+    idx = data.draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=5), label="term vars")
+    coefs = data.draw(st.lists(st.integers(-2, 2), min_size=len(idx), max_size=len(idx)),
+                      label="term coefs")
+    domains = data.draw(doms(n, max_size=5), label="domains")
+    terms = " + ".join(f"({c})*x{i}" for c, i in zip(coefs, idx, strict=True))
+    rel = RELATIONS[op]
+
+    def lin(t: tuple[int, ...]) -> int:
+        return sum(c * t[i] for c, i in zip(coefs, idx, strict=True))
+
+    check(data, domains, f"m += {terms} {op} {k}", lambda t: rel(lin(t), k),
+          exprs=[(terms, lin)])
+
+
+@settings(max_examples=scaled(0.5))
+@given(data=st.data(), k=st.integers(-3, 3))
+def test_linear_all_constant_after_cancellation(data: st.DataObject, k: int) -> None:
+    """x0 - x0 == k is constant: every assignment (k == 0) or none; never an exception."""
+    domains = data.draw(doms(2, max_size=3), label="domains")
+    check(data, domains, f"m += x0 - x0 == {k}", lambda t: k == 0, optimize=False)
+
+
+@settings(max_examples=scaled(0.6))
+@given(data=st.data(), n=st.integers(3, 5), op=REL)
+def test_linear_larger_sums(data: st.DataObject, n: int, op: str) -> None:
+    """Longer sums with wider coefficients, fewer values per variable."""
+    domains = data.draw(doms(n, max_size=3, lo=-3, hi=3), label="domains")
+    coefs = data.draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n), label="coefs")
+    rhs = data.draw(st.integers(-10, 10), label="rhs")
+    rel = RELATIONS[op]
+    terms = " + ".join(f"({c})*x{i}" for i, c in enumerate(coefs))
+    check(data, domains, f"m += {terms} {op} {rhs}",
+          lambda t: rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs), runs=1)
+
+
+def test_linear_under_every_search_option_combination() -> None:
+    """One fixed linear model, solved under all 9 x 7 x 3 option combinations."""
+    domains = [Dom((-2, -1, 0, 1, 2), True), Dom((-3, 0, 2, 5), False), Dom((1, 2, 3), True)]
+    check_exhaustive_options(
+        domains, "m += 2*x0 - x1 + 3*x2 >= 4\nm += x0 + x1 != x2",
+        lambda t: 2 * t[0] - t[1] + 3 * t[2] >= 4 and t[0] + t[1] != t[2])
