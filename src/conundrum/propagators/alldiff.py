@@ -1,0 +1,506 @@
+"""all_different at three strengths, plus all_different_except_0.
+
+* `AllDifferentValue` (FIX, priority 0): when a variable is fixed, its value is removed from
+  the others (forward checking).
+* `AllDifferentBounds` (BOUNDS, priority 1): bounds consistency with Hall intervals, the
+  union-find algorithm of López-Ortiz, Quimper, Tromp and van Beek (IJCAI 2003),
+  O(n log n) per pass, combined with the value elimination of fixed variables (so that holes
+  are used on bitset domains and duplicates are caught on bounds-only ones).
+* `AllDifferentDomain` (DOMAIN, priority 2): domain consistency, Régin (AAAI 1994): a
+  maximum matching variables -> values (repaired from the previous one, which is only a hint
+  and needs no trailing), then every edge that lies in no maximum matching is removed
+  (strongly connected components of the residual graph, plus edges that reach a free value).
+* `AllDifferentExcept0` (FIX, priority 0): value elimination that ignores zeros.
+
+Implementation notes shared by all of them:
+
+- Value elimination keeps the variables that are not yet processed in a sparse set (a list
+  of positions and a trailed size): positions `[0, nfree)` are unprocessed, the others are
+  fixed and their value was already removed from every unprocessed variable.
+- Bounds-only domains (`var.bits is None`) cannot lose interior values: a removal may be a
+  no-op, so a bounds-only variable that becomes fixed is checked against the values already
+  processed.
+- No recursion anywhere: augmenting paths use an explicit queue, Tarjan uses an explicit
+  call stack.
+"""
+
+from __future__ import annotations
+
+from conundrum.engine import BOUNDS, DOMAIN, FIX, Inconsistency, Propagator
+from conundrum.state import RevInt
+
+__all__ = [
+    "AllDifferentBounds",
+    "AllDifferentDomain",
+    "AllDifferentExcept0",
+    "AllDifferentValue",
+]
+
+
+def _has_alias(xs) -> bool:
+    return len({id(x) for x in xs}) != len(xs)
+
+
+class _ValueElimination(Propagator):
+    """Shared machinery: remove the value of every newly fixed variable from the others."""
+
+    skip_zero = False
+
+    def __init__(self, solver, xs) -> None:
+        super().__init__(solver)
+        self.xs = list(xs)
+        self.n = len(self.xs)
+        self.order = list(range(self.n))  # positions; [0, nfree) not yet processed
+        self.nfree = RevInt(solver.trail, self.n)
+        # With a variable appearing twice, our own removals can wake us usefully.
+        self.idempotent = not _has_alias(self.xs)
+
+    def _eliminate(self) -> int:
+        """Process newly fixed variables until none is left; return the new nfree."""
+        xs = self.xs
+        order = self.order
+        n = self.n
+        nfree = start = self.nfree.value
+        skip_zero = self.skip_zero
+        again = True
+        while again:
+            again = False
+            i = 0
+            while i < nfree:
+                x = xs[order[i]]
+                if x.lo != x.hi:
+                    i += 1
+                    continue
+                v = x.lo
+                nfree -= 1
+                order[i], order[nfree] = order[nfree], order[i]
+                if skip_zero and v == 0:
+                    continue
+                if x.bits is None:
+                    # An earlier removal of v from x may have been a no-op (interior value).
+                    for p in range(nfree + 1, n):
+                        if xs[order[p]].lo == v:
+                            raise Inconsistency
+                for p in range(nfree):
+                    y = xs[order[p]]
+                    if y.lo <= v <= y.hi:
+                        y.remove(v)
+                        again = True
+        if nfree != start:
+            self.nfree.set(nfree)
+        return nfree
+
+
+class AllDifferentValue(_ValueElimination):
+    """all_different(xs) by value elimination: a fixed value is removed from the others."""
+
+    priority = 0
+
+    def post(self) -> None:
+        for x in self.xs:
+            x.subscribe(self, FIX)
+        self.propagate()
+
+    def propagate(self) -> None:
+        nfree = self._eliminate()
+        if nfree == 0 or (nfree == 1 and self.xs[self.order[0]].bits is not None):
+            self.deactivate()
+
+
+class AllDifferentExcept0(AllDifferentValue):
+    """all_different_except_0(xs): non-zero values pairwise different (value elimination)."""
+
+    skip_zero = True
+
+
+class AllDifferentBounds(_ValueElimination):
+    """all_different(xs), bounds consistent (Hall intervals) plus value elimination."""
+
+    priority = 1
+
+    def __init__(self, solver, xs) -> None:
+        super().__init__(solver, xs)
+        n = self.n
+        size = 2 * n + 2
+        self._bounds = [0] * size
+        self._t = [0] * size
+        self._d = [0] * size
+        self._h = [0] * size
+        self._minrank = [0] * n
+        self._maxrank = [0] * n
+        self._lo = [0] * n
+        self._hi = [0] * n
+
+    def post(self) -> None:
+        for x in self.xs:
+            x.subscribe(self, BOUNDS)
+        self.propagate()
+
+    def propagate(self) -> None:
+        xs = self.xs
+        n = self.n
+        lo, hi = self._lo, self._hi
+        while True:
+            if self._eliminate() == 0:
+                self.deactivate()
+                return
+            for k in range(n):
+                x = xs[k]
+                lo[k] = x.lo
+                hi[k] = x.hi
+            if not self._filter():
+                raise Inconsistency
+            again = False
+            for k in range(n):
+                x = xs[k]
+                l, h = lo[k], hi[k]
+                if l != x.lo or h != x.hi:
+                    was_fixed = x.lo == x.hi
+                    x.set_min(l)
+                    x.set_max(h)
+                    # holes moved the bound further, or a fixed value needs eliminating
+                    if x.lo != l or x.hi != h or (x.lo == x.hi and not was_fixed):
+                        again = True
+            if not again:
+                return
+
+    def _filter(self) -> bool:
+        """One lower and one upper pass of López-Ortiz et al. on self._lo/_hi (in place)."""
+        n = self.n
+        lo, hi = self._lo, self._hi
+        bounds, t, d, h = self._bounds, self._t, self._d, self._h
+        minrank, maxrank = self._minrank, self._maxrank
+        minsorted = sorted(range(n), key=lo.__getitem__)
+        maxsorted = sorted(range(n), key=hi.__getitem__)
+
+        # ranks: bounds[] holds the distinct values among the lo's and (hi + 1)'s
+        mn = lo[minsorted[0]]
+        mx = hi[maxsorted[0]] + 1
+        last = mn - 2
+        nb = 0
+        bounds[0] = last
+        i = j = 0
+        while True:
+            if i < n and mn <= mx:
+                if mn != last:
+                    nb += 1
+                    bounds[nb] = last = mn
+                minrank[minsorted[i]] = nb
+                i += 1
+                if i < n:
+                    mn = lo[minsorted[i]]
+            else:
+                if mx != last:
+                    nb += 1
+                    bounds[nb] = last = mx
+                maxrank[maxsorted[j]] = nb
+                j += 1
+                if j == n:
+                    break
+                mx = hi[maxsorted[j]] + 1
+        bounds[nb + 1] = bounds[nb] + 2
+
+        # lower bounds: intervals by increasing max
+        for i in range(1, nb + 2):
+            t[i] = h[i] = i - 1
+            d[i] = bounds[i] - bounds[i - 1]
+        for k in maxsorted:
+            x = minrank[k]
+            y = maxrank[k]
+            z = x + 1
+            while t[z] > z:
+                z = t[z]
+            j = t[z]
+            d[z] -= 1
+            if d[z] == 0:
+                t[z] = z + 1
+                z = t[z]
+                while t[z] > z:
+                    z = t[z]
+                t[z] = j
+            p = x + 1
+            while p != z:  # path compression
+                q = t[p]
+                t[p] = z
+                p = q
+            if d[z] < bounds[z] - bounds[y]:
+                return False
+            if h[x] > x:
+                w = h[x]
+                while h[w] > w:
+                    w = h[w]
+                lo[k] = bounds[w]
+                p = x
+                while p != w:
+                    q = h[p]
+                    h[p] = w
+                    p = q
+            if d[z] == bounds[z] - bounds[y]:  # Hall interval [bounds[j], bounds[y])
+                p = h[y]
+                while p != j - 1:
+                    q = h[p]
+                    h[p] = y
+                    p = q
+                h[y] = j - 1
+
+        # upper bounds: intervals by decreasing min
+        for i in range(nb + 1):
+            t[i] = h[i] = i + 1
+            d[i] = bounds[i + 1] - bounds[i]
+        for k in reversed(minsorted):
+            x = maxrank[k]
+            y = minrank[k]
+            z = x - 1
+            while t[z] < z:
+                z = t[z]
+            j = t[z]
+            d[z] -= 1
+            if d[z] == 0:
+                t[z] = z - 1
+                z = t[z]
+                while t[z] < z:
+                    z = t[z]
+                t[z] = j
+            p = x - 1
+            while p != z:
+                q = t[p]
+                t[p] = z
+                p = q
+            if d[z] < bounds[y] - bounds[z]:
+                return False
+            if h[x] < x:
+                w = h[x]
+                while h[w] < w:
+                    w = h[w]
+                hi[k] = bounds[w] - 1
+                p = x
+                while p != w:
+                    q = h[p]
+                    h[p] = w
+                    p = q
+            if d[z] == bounds[y] - bounds[z]:
+                p = h[y]
+                while p != j + 1:
+                    q = h[p]
+                    h[p] = y
+                    p = q
+                h[y] = j + 1
+        return True
+
+
+class AllDifferentDomain(Propagator):
+    """all_different(xs), domain consistent (Régin's matching algorithm).
+
+    A variable whose domain has at least n values (n = len(xs)) can never be blocked: any
+    assignment of the n - 1 others leaves it a free value. Such "wide" variables (every
+    bounds-only variable in practice) are left out of the matching graph; they only lose the
+    values that every maximum matching of the other variables uses. Interior values of a
+    bounds-only variable cannot be removed, so on those the filtering is bounds-only (still
+    sound, and exact once the variable is fixed).
+    """
+
+    priority = 2
+
+    def __init__(self, solver, xs) -> None:
+        super().__init__(solver)
+        self.xs = list(xs)
+        self.n = len(self.xs)
+        self.hint: list[int | None] = [None] * self.n  # last matching: a hint, not trailed
+        self.idempotent = not _has_alias(self.xs)
+
+    def post(self) -> None:
+        for x in self.xs:
+            x.subscribe(self, DOMAIN)
+        if self.n <= 1:
+            self.deactivate()
+            return
+        self.propagate()
+
+    def propagate(self) -> None:
+        xs = self.xs
+        n = self.n
+        small: list[int] = []  # positions of the variables in the graph
+        wide: list[int] = []
+        off = top = 0
+        unfixed = 0
+        for i in range(n):
+            x = xs[i]
+            lo, hi = x.lo, x.hi
+            if lo != hi:
+                unfixed += 1
+            size = hi - lo + 1 if x.bits is None else x.bits.bit_count()
+            if size >= n:
+                wide.append(i)
+                continue
+            if not small:
+                off, top = lo, hi
+            else:
+                if lo < off:
+                    off = lo
+                if hi > top:
+                    top = hi
+            small.append(i)
+        if not small:
+            return
+        m = len(small)
+        doms = [xs[i].mask(off, top) for i in small]
+
+        # ---- maximum matching, repaired from the hint
+        hint = self.hint
+        match = [-1] * m  # value bit of each graph variable
+        owner: dict[int, int] = {}  # value bit -> graph variable
+        matched = 0
+        for k in range(m):
+            v = hint[small[k]]
+            if v is not None:
+                b = v - off
+                if b >= 0 and (doms[k] >> b) & 1 and not (matched >> b) & 1:
+                    match[k] = b
+                    owner[b] = k
+                    matched |= 1 << b
+        for k in range(m):
+            if match[k] < 0:
+                matched = self._augment(k, doms, match, owner, matched)
+        for k in range(m):
+            hint[small[k]] = match[k] + off
+
+        # ---- values that can be freed: free values, and the matched value of a variable
+        # that can move to such a value (alternating paths from free values)
+        union = 0
+        for dm in doms:
+            union |= dm
+        fvals = union & ~matched
+        pending = list(range(m))
+        if fvals:
+            grew = True
+            while grew and pending:
+                grew = False
+                rest = []
+                for k in pending:
+                    if doms[k] & fvals:
+                        fvals |= 1 << match[k]
+                        grew = True
+                    else:
+                        rest.append(k)
+                pending = rest
+
+        # ---- SCCs among the variables that cannot reach a free value (iterative Tarjan).
+        # Graph: y -> owner(v) for each v in dom(y) that is matched, not freeable, not y's.
+        # A variable that can reach a free value is in no SCC with one that cannot.
+        allowed = [fvals] * m
+        if pending:
+            self._scc(pending, doms, match, owner, fvals, allowed)
+
+        # ---- prune
+        for k in range(m):
+            dm = doms[k]
+            if dm & ~allowed[k]:
+                xs[small[k]].keep_mask(off, dm & allowed[k])
+        forced = matched & ~fvals
+        if forced and wide:
+            for i in wide:
+                x = xs[i]
+                if x.bits is not None:
+                    x.remove_mask(off, forced)
+                else:
+                    while x.lo <= top and x.lo >= off and (forced >> (x.lo - off)) & 1:
+                        x.set_min(x.lo + 1)
+                    while x.hi >= off and x.hi <= top and (forced >> (x.hi - off)) & 1:
+                        x.set_max(x.hi - 1)
+
+        if unfixed <= 1:
+            unfixed = 0
+            last = None
+            for x in xs:
+                if x.lo != x.hi:
+                    unfixed += 1
+                    last = x
+            if unfixed == 0 or (unfixed == 1 and last.bits is not None):
+                self.deactivate()
+
+    @staticmethod
+    def _augment(root, doms, match, owner, matched) -> int:
+        """Match `root` along a shortest augmenting path (BFS); return the matched mask."""
+        prev = {root: -1}
+        queue = [root]
+        seen = 0
+        qi = 0
+        while qi < len(queue):
+            y = queue[qi]
+            qi += 1
+            cand = doms[y] & ~seen
+            free = cand & ~matched
+            if free:
+                b = (free & -free).bit_length() - 1
+                matched |= 1 << b
+                cur = y
+                while cur >= 0:
+                    old = match[cur]
+                    match[cur] = b
+                    owner[b] = cur
+                    b = old
+                    cur = prev[cur]
+                return matched
+            seen |= cand
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                z = owner[low.bit_length() - 1]
+                prev[z] = y
+                queue.append(z)
+        raise Inconsistency
+
+    @staticmethod
+    def _scc(nodes, doms, match, owner, fvals, allowed) -> None:
+        """Tarjan with an explicit stack; allowed[y] |= matched values of y's component."""
+        m = len(doms)
+        index = [-1] * m
+        low = [0] * m
+        on_stack = [False] * m
+        rem = [0] * m
+        for y in nodes:
+            rem[y] = doms[y] & ~fvals & ~(1 << match[y])
+        stack: list[int] = []
+        counter = 0
+        for s in nodes:
+            if index[s] >= 0:
+                continue
+            index[s] = low[s] = counter
+            counter += 1
+            stack.append(s)
+            on_stack[s] = True
+            call = [s]
+            while call:
+                y = call[-1]
+                r = rem[y]
+                if r:
+                    bit = r & -r
+                    rem[y] = r ^ bit
+                    z = owner[bit.bit_length() - 1]
+                    if index[z] < 0:
+                        index[z] = low[z] = counter
+                        counter += 1
+                        stack.append(z)
+                        on_stack[z] = True
+                        call.append(z)
+                    elif on_stack[z] and index[z] < low[y]:
+                        low[y] = index[z]
+                    continue
+                call.pop()
+                if call:
+                    p = call[-1]
+                    if low[y] < low[p]:
+                        low[p] = low[y]
+                if low[y] == index[y]:
+                    comp = []
+                    vals = 0
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = False
+                        comp.append(w)
+                        vals |= 1 << match[w]
+                        if w == y:
+                            break
+                    vals |= fvals
+                    for w in comp:
+                        allowed[w] = vals

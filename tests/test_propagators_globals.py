@@ -1,0 +1,344 @@
+"""Engine-level tests of the global propagators (alldiff, element, table) against brute force.
+
+Each test builds a Solver with random small domains (subsets of -3..6), posts one propagator,
+runs the fixpoint and compares with the truth computed by ``itertools.product``:
+
+(a) soundness: no value of any solution was removed;
+(b) completeness: for the domain-consistent propagators every remaining value has a support;
+    for the bounds ones both bounds have a support on the interval relaxation;
+(c) failure (Inconsistency) exactly when there is no solution, for the GAC ones;
+(d) a small depth-first search with an explicit stack (push_level, assign, fix_point,
+    pop_level) enumerates exactly the brute-force solution set, without duplicates.
+
+Bounds-only variables (a range wider than BITSET_LIMIT) cannot be enumerated: they are
+represented by the values that matter (-3..7 within the range, both bounds, and two
+"generic" values 1000 and 1001 that no constant uses), which keeps every check valid.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conundrum.engine import Inconsistency, Solver
+from conundrum.engine.var import BITSET_LIMIT
+from conundrum.propagators.alldiff import (
+    AllDifferentBounds,
+    AllDifferentDomain,
+    AllDifferentExcept0,
+    AllDifferentValue,
+)
+
+BIG = BITSET_LIMIT + 5
+GENERIC = (1000, 1001)
+
+# ------------------------------------------------------------------------------- helpers
+
+
+def build(specs):
+    """A solver and one variable per spec: a set of values, or ("big", lo) for lo..lo+BIG."""
+    s = Solver()
+    xs = []
+    for k, spec in enumerate(specs):
+        if isinstance(spec, tuple) and spec and spec[0] == "big":
+            xs.append(s.int_var(spec[1], spec[1] + BIG, f"x{k}"))
+        else:
+            xs.append(s.int_var_values(sorted(spec), f"x{k}"))
+    return s, xs
+
+
+def rep(x) -> list[int]:
+    """The values of x used by brute force (all of them for bitset domains)."""
+    if x.bits is not None:
+        return x.values_list()
+    vals = {v for v in range(-3, 8) if x.lo <= v <= x.hi} | {x.lo, x.hi}
+    vals |= {g for g in GENERIC if x.lo <= g <= x.hi}
+    return sorted(vals)
+
+
+def brute(reps, pred) -> list[tuple[int, ...]]:
+    return [t for t in itertools.product(*reps) if pred(t)]
+
+
+def checked_values(x) -> list[int]:
+    """Values whose support is checked: all of them, or the bounds of bounds-only domains."""
+    return x.values_list() if x.bits is not None else sorted({x.lo, x.hi})
+
+
+def post(s, make, xs) -> bool:
+    """Post the propagator; False when it fails."""
+    try:
+        s.post(make(s, xs))
+        s.fix_point()
+    except Inconsistency:
+        return False
+    return True
+
+
+def dfs(s, xs, reps) -> list[tuple[int, ...]]:
+    """Every solution below the current node, by an explicit-stack DFS over `reps` values."""
+
+    def choose():
+        for i, x in enumerate(xs):
+            if x.lo != x.hi:
+                return [i, [v for v in reps[i] if x.contains(v)], 0, False]
+        return None
+
+    sols = []
+    top = choose()
+    if top is None:
+        return [tuple(x.lo for x in xs)]
+    frames = [top]
+    while frames:
+        f = frames[-1]
+        if f[3]:
+            s.trail.pop_level()
+            f[3] = False
+        if f[2] == len(f[1]):
+            frames.pop()
+            continue
+        v = f[1][f[2]]
+        f[2] += 1
+        s.trail.push_level()
+        f[3] = True
+        try:
+            xs[f[0]].assign(v)
+            s.fix_point()
+        except Inconsistency:
+            s.clear_queue()
+            continue
+        nxt = choose()
+        if nxt is None:
+            sols.append(tuple(x.lo for x in xs))
+        else:
+            frames.append(nxt)
+    return sols
+
+
+def run_checks(specs, make, pred, *, gac: bool, bounds_relax: bool = False, extra=None):
+    """Checks (a)-(d) for one propagator on one set of domains; returns the solver state."""
+    s, xs = build(specs)
+    reps = [rep(x) for x in xs]
+    sols = brute(reps, pred)
+
+    s.trail.push_level()
+    ok = post(s, make, xs)
+    if not ok:
+        assert not sols, f"failed although {sols[0]} is a solution"
+    else:
+        # (a) soundness
+        for t in sols:
+            for x, v in zip(xs, t, strict=True):
+                assert x.contains(v), f"{x} lost {v}, used by solution {t}"
+        if gac:
+            # (c) failure iff no solution
+            assert sols, f"no solution but no failure: {xs}"
+            # (b) every remaining value has a support
+            for i, x in enumerate(xs):
+                supported = {t[i] for t in sols}
+                for v in checked_values(x):
+                    assert v in supported, f"{x}: value {v} has no support"
+        if bounds_relax:
+            check_bounds_relaxation(xs, pred)
+        if extra is not None:
+            extra(xs)
+        # (d) search finds exactly the solutions, once each
+        found = dfs(s, xs, reps)
+        assert sorted(found) == sols, f"dfs {sorted(found)} != brute force {sols}"
+    s.trail.pop_level()
+    return s, xs
+
+
+def check_bounds_relaxation(xs, pred) -> None:
+    """Both bounds of every variable have a support when domains are read as intervals."""
+    intervals = []
+    for x in xs:
+        vals = {v for v in range(-3, 8) if x.lo <= v <= x.hi} | {x.lo, x.hi}
+        vals |= {g for g in GENERIC if x.lo <= g <= x.hi}
+        intervals.append(sorted(vals))
+    sols = brute(intervals, pred)
+    for i, x in enumerate(xs):
+        supported = {t[i] for t in sols}
+        assert x.lo in supported, f"{x}: lower bound unsupported on the interval relaxation"
+        assert x.hi in supported, f"{x}: upper bound unsupported on the interval relaxation"
+
+
+def all_different(t) -> bool:
+    return len(set(t)) == len(t)
+
+
+def all_different_except_0(t) -> bool:
+    nz = [v for v in t if v != 0]
+    return len(set(nz)) == len(nz)
+
+
+SMALL_DOM = st.frozensets(st.integers(-3, 6), min_size=1, max_size=5)
+
+
+@st.composite
+def specs_strategy(draw, min_n=2, max_n=5, max_big=0, max_size=5):
+    n = draw(st.integers(min_n, max_n))
+    specs = []
+    big = 0
+    for _ in range(n):
+        if big < max_big and draw(st.integers(0, 4)) == 0:
+            specs.append(("big", draw(st.integers(-3, 6))))
+            big += 1
+        else:
+            specs.append(draw(st.frozensets(st.integers(-3, 6), min_size=1, max_size=max_size)))
+    return specs
+
+
+# ------------------------------------------------------------------------------ alldiff
+
+ALLDIFF = [AllDifferentValue, AllDifferentBounds, AllDifferentDomain]
+
+
+def no_fixed_value_elsewhere(skip_zero=False):
+    def check(xs):
+        for i, x in enumerate(xs):
+            if x.lo == x.hi and not (skip_zero and x.lo == 0):
+                for j, y in enumerate(xs):
+                    if j != i and y.bits is not None:
+                        assert not y.contains(x.lo), f"{y} still holds fixed value of {x}"
+    return check
+
+
+@settings(max_examples=120, deadline=None)
+@given(specs=specs_strategy(max_big=2, max_size=4))
+def test_alldiff_value(specs):
+    run_checks(specs, AllDifferentValue, all_different, gac=False,
+               extra=no_fixed_value_elsewhere())
+
+
+@settings(max_examples=120, deadline=None)
+@given(specs=specs_strategy(max_big=2, max_size=4))
+def test_alldiff_bounds(specs):
+    run_checks(specs, AllDifferentBounds, all_different, gac=False, bounds_relax=True,
+               extra=no_fixed_value_elsewhere())
+
+
+@settings(max_examples=150, deadline=None)
+@given(specs=specs_strategy(max_big=2, max_size=4))
+def test_alldiff_domain(specs):
+    run_checks(specs, AllDifferentDomain, all_different, gac=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(specs=specs_strategy(max_big=1, max_size=4))
+def test_alldiff_except0(specs):
+    run_checks(specs, AllDifferentExcept0, all_different_except_0, gac=False,
+               extra=no_fixed_value_elsewhere(skip_zero=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(specs=specs_strategy(min_n=4, max_n=6, max_size=3))
+def test_alldiff_domain_tight(specs):
+    """Many variables on few values: Hall sets everywhere."""
+    specs = [frozenset(v % 5 for v in d) for d in specs]
+    run_checks(specs, AllDifferentDomain, all_different, gac=True)
+    run_checks(specs, AllDifferentBounds, all_different, gac=False, bounds_relax=True)
+
+
+def _domains(xs):
+    return [x.values_list() for x in xs]
+
+
+def test_regin_hall_pair_forces_third():
+    s, xs = build([{1, 2}, {1, 2}, {1, 2, 3}])
+    assert post(s, AllDifferentDomain, xs)
+    assert _domains(xs) == [[1, 2], [1, 2], [3]]
+
+
+def test_regin_removes_hall_values_from_wide_and_keeps_free_paths():
+    # {1,2} is a Hall set; x2 may take 3 or 4; x3 is wide and loses 1, 2 only
+    s, xs = build([{1, 2}, {1, 2}, {1, 2, 3, 4}, {1, 2, 3, 4, 5}])
+    assert post(s, AllDifferentDomain, xs)
+    assert _domains(xs) == [[1, 2], [1, 2], [3, 4], [3, 4, 5]]
+
+
+def test_regin_scc_pruning_beyond_bounds():
+    # x0,x1 in {1,3}: Hall set {1,3}, interior hole; bounds reasoning cannot see it
+    s, xs = build([{1, 3}, {1, 3}, {1, 2, 3}])
+    assert post(s, AllDifferentDomain, xs)
+    assert _domains(xs) == [[1, 3], [1, 3], [2]]
+    s, xs = build([{1, 3}, {1, 3}, {1, 2, 3}])
+    assert post(s, AllDifferentBounds, xs)
+    assert _domains(xs)[2] == [1, 2, 3]  # bounds consistent already
+
+
+def test_regin_matching_hint_survives_backtracking():
+    s, xs = build([range(1, 5)] * 4)
+    p = AllDifferentDomain(s, xs)
+    s.post(p)
+    for i, v in enumerate((4, 3, 2)):
+        s.trail.push_level()
+        xs[i].assign(v)
+        s.fix_point()
+        assert all(not x.contains(v) for x in xs[i + 1:])
+    assert _domains(xs) == [[4], [3], [2], [1]]
+    for _ in range(3):
+        s.trail.pop_level()
+    assert _domains(xs) == [[1, 2, 3, 4]] * 4
+    s.trail.push_level()
+    xs[1].assign(1)
+    xs[2].assign(2)
+    s.fix_point()
+    assert _domains(xs) == [[3, 4], [1], [2], [3, 4]]
+    s.trail.pop_level()
+
+
+@pytest.mark.parametrize("cls", ALLDIFF)
+def test_pigeonhole_fails(cls):
+    s, xs = build([{1, 2, 3}] * 3 + [{1, 3}])
+    if cls is AllDifferentValue:
+        assert post(s, cls, xs)  # value elimination cannot see it before search
+        assert dfs(s, xs, [x.values_list() for x in xs]) == []
+    else:
+        assert not post(s, cls, xs)
+
+
+@pytest.mark.parametrize("cls", ALLDIFF)
+def test_pigeonhole_large_domain_propagators(cls):
+    n = 8
+    s, xs = build([set(range(n - 1))] * n)
+    if cls is AllDifferentValue:
+        return
+    assert not post(s, cls, xs)
+
+
+@pytest.mark.parametrize("cls", ALLDIFF + [AllDifferentExcept0])
+def test_fixed_duplicate_on_bounds_only_domains(cls):
+    """Removing an interior value of a bounds-only domain is a no-op: still caught later."""
+    s, xs = build([("big", 0), ("big", -3), {5, 6}])
+    assert post(s, cls, xs)
+    for first, second, v in ((2, 1, 5), (0, 1, 7), (1, 0, 7)):
+        s.trail.push_level()
+        xs[first].assign(v)
+        s.fix_point()
+        with pytest.raises(Inconsistency):
+            xs[second].assign(v)
+            s.fix_point()
+        s.clear_queue()
+        s.trail.pop_level()
+
+
+def test_except0_allows_many_zeros():
+    s, xs = build([{0}, {0}, {0, 1}, {0, 1}])
+    assert post(s, AllDifferentExcept0, xs)
+    assert _domains(xs) == [[0], [0], [0, 1], [0, 1]]
+    xs[2].assign(1)
+    s.fix_point()
+    assert _domains(xs)[3] == [0]
+
+
+def test_bounds_hall_interval_with_bounds_only_variable():
+    s, xs = build([{1, 2}, {1, 2}, ("big", 1)])
+    assert post(s, AllDifferentBounds, xs)
+    assert xs[2].lo == 3
+    s, xs = build([{1, 2}, {1, 2}, ("big", 1)])
+    assert post(s, AllDifferentDomain, xs)
+    assert xs[2].lo == 3
