@@ -128,6 +128,20 @@ def _mod(a: int, b: int) -> int | None:
     return None if b == 0 else a % b
 
 
+def _no_bounds(x, y, z) -> None:
+    """No interval reasoning: wait until the arguments are fixed."""
+
+
+def scaled_quotient(scale: int) -> Callable:
+    """f(a, b) = a * scale / b when that is an integer (used for exact rational terms)."""
+    def f(a: int, b: int) -> int | None:
+        if b == 0:
+            return None
+        q, r = divmod(a * scale, b)
+        return None if r else q
+    return f
+
+
 BINARY_OPS: dict[str, tuple[Callable, Callable]] = {
     "*": (_times, times_bounds),
     "exact_div": (_exact_div, exact_div_bounds),
@@ -137,35 +151,112 @@ BINARY_OPS: dict[str, tuple[Callable, Callable]] = {
 
 
 class BinaryFunction(Propagator):
-    """z = f(x, y) for one of BINARY_OPS."""
+    """z = f(x, y) for one of BINARY_OPS (or a custom exact f).
+
+    When |D(x)|*|D(y)| is small at post time, the valid triples (a, b, f(a, b)) are listed
+    once and every call keeps exactly the supported values (domain consistency); the
+    domains seen at the end of a call are remembered so that a wake-up that changed nothing
+    costs one comparison."""
 
     priority = 0
 
-    def __init__(self, solver, op: str, x, y, z) -> None:
+    def __init__(self, solver, op: str, x, y, z, f: Callable | None = None) -> None:
         super().__init__(solver)
         self.op = op
-        self.f, self.bounds = BINARY_OPS[op]
+        if f is None:
+            self.f, self.bounds = BINARY_OPS[op]
+        else:  # a custom exact function; fixed arguments are always checked
+            self.f, self.bounds = f, _no_bounds
         self.x, self.y, self.z = x, y, z
+        self.triples: list | None = None
+        self.seen: tuple | None = None
 
     def post(self) -> None:
-        for v in (self.x, self.y, self.z):
+        x, y, z = self.x, self.y, self.z
+        for v in (x, y, z):
             v.subscribe(self, DOMAIN)
+        if x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
+            f = self.f
+            by_a: dict[int, list] = {}
+            by_b: dict[int, list] = {}
+            for a in x.values():
+                for b in y.values():
+                    r = f(a, b)
+                    if r is not None and z.contains(r):
+                        # offsets from each variable's base, fixed for its lifetime
+                        ao, bo, ro = a - x.base, b - y.base, r - z.base
+                        by_a.setdefault(ao, []).append((bo, ro))
+                        by_b.setdefault(bo, []).append((ao, ro))
+            self.triples = (by_a, by_b)
         self.propagate()
 
-    def propagate(self) -> None:
+    def _state(self) -> tuple:
         x, y, z = self.x, self.y, self.z
-        f = self.f
+        return (x.bits, y.bits, z.bits, z.lo, z.hi)
+
+    def propagate(self) -> None:
+        if self.seen is not None and self.seen == self._state():
+            return
+        x, y, z = self.x, self.y, self.z
         if x.lo == x.hi and y.lo == y.hi:
-            r = f(x.lo, y.lo)
+            r = self.f(x.lo, y.lo)
             if r is None:
                 raise Inconsistency
             z.assign(r)
             self.deactivate()
             return
-        if x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
+        if self.triples is not None:
+            self._filter_triples()
+            self.seen = self._state()  # one filtering pass is a fixpoint
+        elif x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
             self._enumerate()
         else:
             self.bounds(x, y, z)
+
+    def _filter_triples(self) -> None:
+        """Keep the values with a support among the listed triples, looping over the
+        argument with the smaller domain."""
+        x, y, z = self.x, self.y, self.z
+        by_a, by_b = self.triples
+        if x.size() <= y.size():
+            outer, inner, rows = x, y, by_a
+        else:
+            outer, inner, rows = y, x, by_b
+        ib = inner.bits
+        zlo, zhi = z.lo - z.base, z.hi - z.base
+        zbits = z.bits
+        out_ok = in_ok = z_ok = 0
+        zmin = zmax = None
+        bits = outer.bits
+        while bits:
+            low = bits & -bits
+            o = low.bit_length() - 1
+            bits ^= low
+            found = False
+            for i, r in rows.get(o, ()):
+                if (ib >> i) & 1 and zlo <= r <= zhi:
+                    if zbits is not None:
+                        if not (zbits >> r) & 1:
+                            continue
+                        z_ok |= 1 << r
+                    else:
+                        if zmin is None or r < zmin:
+                            zmin = r
+                        if zmax is None or r > zmax:
+                            zmax = r
+                    in_ok |= 1 << i
+                    found = True
+            if found:
+                out_ok |= low
+        if not out_ok:
+            raise Inconsistency
+        outer.keep_mask(outer.base, out_ok)
+        inner.keep_mask(inner.base, in_ok)
+        if zbits is not None:
+            z.keep_mask(z.base, z_ok)
+        else:
+            z.set_min(z.base + zmin)
+            z.set_max(z.base + zmax)
 
     def _enumerate(self) -> None:
         x, y, z = self.x, self.y, self.z

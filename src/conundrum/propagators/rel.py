@@ -1,4 +1,4 @@
-"""Domain-consistent binary equality with an offset: x == y + c."""
+"""Domain-consistent binary relations: x == y + c, z == a*x + c."""
 
 from __future__ import annotations
 
@@ -37,4 +37,44 @@ class EqualOffset(Propagator):
             x.keep_mask(lo, common)
             y.keep_mask(lo - c, common)
         if x.lo == x.hi:
+            self.deactivate()
+
+
+class Affine(Propagator):
+    """z == a*x + c for a constant a != 0, domain consistent on bit-set domains."""
+
+    priority = 0
+    idempotent = True
+
+    def __init__(self, solver, z, a: int, x, c: int) -> None:
+        super().__init__(solver)
+        self.z, self.a, self.x, self.c = z, a, x, c
+
+    def post(self) -> None:
+        self.x.subscribe(self, DOMAIN)
+        self.z.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        z, a, x, c = self.z, self.a, self.x, self.c
+        if x.bits is not None and z.bits is not None:
+            zc = z.contains
+            kept = [v for v in x.values() if zc(a * v + c)]
+            if not kept:
+                raise Inconsistency
+            x.keep_values(kept)
+            z.keep_values([a * v + c for v in kept])
+        else:
+            lo, hi = sorted((a * x.lo + c, a * x.hi + c))
+            z.set_min(lo)
+            z.set_max(hi)
+            # x in [(z.lo - c) / a, (z.hi - c) / a], rounded inwards
+            if a > 0:
+                x.set_min(-((-(z.lo - c)) // a))
+                x.set_max((z.hi - c) // a)
+            else:
+                x.set_min(-((-(z.hi - c)) // a))
+                x.set_max((z.lo - c) // a)
+        if x.lo == x.hi:
+            z.assign(a * x.lo + c)
             self.deactivate()

@@ -1,0 +1,1 @@
+"""The modelling layer: expressions, globals, the Model and its compilation."""

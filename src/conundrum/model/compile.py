@@ -1,0 +1,602 @@
+"""Model -> engine.
+
+Every expression compiles to an exact rational pair (N, D) of linear forms over engine
+variables, value N / D with D never 0: integer expressions have D = 1, `a / b` multiplies
+out (N_a*D_b, D_a*N_b) and requires N_b != 0. Relations between pairs are cross-multiplied
+(with the sign of the denominators taken into account for < and <=), so rational `/` is
+exact and no float is ever used. Non-linear pieces (x*y, floor division, modulo, exact
+division, abs, powers, min/max, element) get auxiliary variables with their own
+propagators; linear pieces stay linear so that each relation becomes one linear propagator.
+
+Relations and connectives used as values are reified into 0/1 variables. Global
+constraints posted at the top level get their dedicated propagator; reified, they are
+compiled through their decomposition.
+
+Division or modulo by zero anywhere in the model makes that assignment fail (SPEC 2): the
+conditions are posted globally, whatever the context of the division.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from conundrum.engine import Inconsistency, IntVar, Solver
+from conundrum.model.errors import ModelError
+from conundrum.model.expr import (
+    Abs,
+    BinOp,
+    BoolConst,
+    BoolOp,
+    Count,
+    Element,
+    Expr,
+    Global,
+    MinMax,
+    Pow,
+    Rel,
+    Sum,
+    Var,
+    postorder,
+    render,
+)
+from conundrum.model.globals import (
+    AllDifferent,
+    AllDifferentExcept0,
+    Table,
+)
+from conundrum.propagators.arith import Abs as AbsProp
+from conundrum.propagators.arith import BinaryFunction, Power, scaled_quotient
+from conundrum.propagators.arith import MinMax as MinMaxProp
+
+QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
+MAX_SCALE = 10**9  # largest common denominator kept for an enumerated quotient
+from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe
+from conundrum.propagators.reified import ReifiedLinear
+from conundrum.propagators.rel import Affine, EqualOffset
+
+
+class Lin:
+    """A linear form sum(coef * engine var) + const with integer coefficients."""
+
+    __slots__ = ("terms", "const")
+
+    def __init__(self, terms: dict | None = None, const: int = 0) -> None:
+        self.terms: dict[IntVar, int] = terms or {}
+        self.const = const
+
+    @staticmethod
+    def of(var: IntVar) -> Lin:
+        return Lin({var: 1}, 0)
+
+    def is_const(self) -> bool:
+        return not self.terms
+
+    def scaled(self, k: int) -> Lin:
+        if k == 0:
+            return Lin()
+        return Lin({v: c * k for v, c in self.terms.items()}, self.const * k)
+
+    def plus(self, other: Lin, k: int = 1) -> Lin:
+        terms = dict(self.terms)
+        for v, c in other.terms.items():
+            n = terms.get(v, 0) + c * k
+            if n:
+                terms[v] = n
+            else:
+                terms.pop(v, None)
+        return Lin(terms, self.const + other.const * k)
+
+    def bounds(self) -> tuple[int, int]:
+        lo = hi = self.const
+        for v, c in self.terms.items():
+            if c > 0:
+                lo += c * v.lo
+                hi += c * v.hi
+            else:
+                lo += c * v.hi
+                hi += c * v.lo
+        return lo, hi
+
+    def parts(self) -> tuple[list[int], list[IntVar], int]:
+        xs = list(self.terms)
+        return [self.terms[x] for x in xs], xs, self.const
+
+
+ONE = Lin(None, 1)
+Rat = tuple[Lin, Lin]  # (numerator, denominator)
+
+
+def _sign(lin: Lin) -> int:
+    """+1 or -1 when the form's sign is known from bounds, 0 otherwise."""
+    lo, hi = lin.bounds()
+    if lo > 0:
+        return 1
+    if hi < 0:
+        return -1
+    return 0
+
+
+class Compiler:
+    """Builds a Solver from a model's variables and constraints."""
+
+    def __init__(self, variables: list[Var], constraints: list[Expr]) -> None:
+        self.solver = Solver()
+        self.values: dict[int, Rat] = {}
+        self.keep: list[Expr] = []  # decompositions must outlive the id()-keyed memo
+        self.const_vars: dict[int, IntVar] = {}
+        self.engine_vars: list[IntVar] = []
+        for v in variables:
+            if v.domain_values is not None:
+                ev = self.solver.int_var_values(v.domain_values, v.name)
+            else:
+                ev = self.solver.int_var(v.lo, v.hi, v.name)
+            self.engine_vars.append(ev)
+        self.decision_count = len(self.engine_vars)
+        for c in constraints:
+            self.post(c)
+
+    # ----------------------------------------------------------- helpers
+    def post_prop(self, prop) -> None:
+        self.solver.post(prop)
+
+    def const_var(self, c: int) -> IntVar:
+        v = self.const_vars.get(c)
+        if v is None:
+            v = self.const_vars[c] = self.solver.int_var(c, c, str(c))
+        return v
+
+    def aux(self, lo: int, hi: int) -> IntVar:
+        return self.solver.int_var(lo, hi)
+
+    def as_var(self, lin: Lin) -> IntVar:
+        """An engine variable equal to the form."""
+        if lin.is_const():
+            return self.const_var(lin.const)
+        if lin.const == 0 and len(lin.terms) == 1:
+            (v, c), = lin.terms.items()
+            if c == 1:
+                return v
+        lo, hi = lin.bounds()
+        z = self.aux(lo, hi)
+        coefs, xs, const = lin.parts()
+        if len(xs) == 1:
+            # z == a*x + const, domain consistent: z keeps exactly the reachable values
+            a, x = coefs[0], xs[0]
+            if a == 1:
+                self.post_prop(EqualOffset(self.solver, z, x, const))
+            else:
+                self.post_prop(Affine(self.solver, z, a, x, const))
+            return z
+        self.post_prop(LinearEq(self.solver, coefs + [-1], xs + [z], const))
+        return z
+
+    def integer(self, rat: Rat, what: str) -> Lin:
+        """The numerator of an integer-valued pair, or a ModelError."""
+        n, d = rat
+        if d.is_const() and d.const == 1:
+            return n
+        if d.is_const() and n.is_const() and n.const % d.const == 0:
+            return Lin(None, n.const // d.const)
+        raise ModelError(f"{what} needs integer values, but an argument may be a fraction "
+                         "(written with /): use // or cn.exact_div for integer division")
+
+    def mul(self, a: Lin, b: Lin) -> Lin:
+        if a.is_const():
+            return b.scaled(a.const)
+        if b.is_const():
+            return a.scaled(b.const)
+        x, y = self.as_var(a), self.as_var(b)
+        if x is y:
+            return Lin.of(self.power(x, 2))
+        ps = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi)
+        z = self.aux(min(ps), max(ps))
+        self.post_prop(BinaryFunction(self.solver, "*", x, y, z))
+        return Lin.of(z)
+
+    def power(self, x: IntVar, k: int) -> IntVar:
+        cands = [x.lo ** k, x.hi ** k]
+        if x.lo <= 0 <= x.hi:
+            cands.append(0)
+        z = self.aux(min(cands), max(cands))
+        self.post_prop(Power(self.solver, x, k, z))
+        return z
+
+    def binary(self, op: str, a: Lin, b: Lin) -> Lin:
+        x, y = self.as_var(a), self.as_var(b)
+        lo, hi = _binary_range(op, x, y)
+        z = self.aux(lo, hi)
+        self.post_prop(BinaryFunction(self.solver, op, x, y, z))
+        return Lin.of(z)
+
+    def nonzero(self, lin: Lin) -> None:
+        coefs, xs, const = lin.parts()
+        if not xs:
+            if const == 0:
+                raise Inconsistency
+            return
+        self.post_linear(Lin(dict(lin.terms), const), "ne")
+
+    def quotient(self, p: Lin, q: Lin) -> Rat:
+        """The exact rational p / q (q != 0 already posted).
+
+        When p and q have small domains the quotient takes finitely many values; with L the
+        lcm of their denominators, T = p * L / q is an integer variable with a
+        domain-consistent propagator, and the pair (T, L) has a constant denominator, so sums
+        of such terms stay linear. Otherwise the pair (p, q) is kept as it is."""
+        if q.is_const():
+            return self.normal(p, q)
+        x, y = self.as_var(p), self.as_var(q)
+        if x.bits is None or y.bits is None or x.size() * y.size() > QUOTIENT_ENUMERATION:
+            return self.normal(Lin.of(x), Lin.of(y))
+        scale = 1
+        for b in y.values():
+            if b:
+                for a in x.values():
+                    scale = math.lcm(scale, Fraction(a, b).denominator)
+                    if scale > MAX_SCALE:
+                        return self.normal(Lin.of(x), Lin.of(y))
+        f = scaled_quotient(scale)
+        values = [f(a, b) for a in x.values() for b in y.values() if b]
+        z = self.aux(min(values), max(values))
+        self.post_prop(BinaryFunction(self.solver, "scaled/", x, y, z, f))
+        return self.normal(Lin.of(z), Lin(None, scale))
+
+    # ------------------------------------------------------- rational pairs
+    def add(self, a: Rat, b: Rat, k: int = 1) -> Rat:
+        (na, da), (nb, db) = a, b
+        if da.is_const() and db.is_const():
+            g = math.lcm(da.const, db.const)
+            return na.scaled(g // da.const).plus(nb.scaled(g // db.const), k), Lin(None, g)
+        return self.mul(na, db).plus(self.mul(nb, da), k), self.mul(da, db)
+
+    def normal(self, n: Lin, d: Lin) -> Rat:
+        if d.is_const():
+            if d.const == 0:
+                raise Inconsistency
+            if d.const < 0:
+                n, d = n.scaled(-1), d.scaled(-1)
+            if n.is_const():
+                g = math.gcd(n.const, d.const)
+                return Lin(None, n.const // g), Lin(None, d.const // g)
+            g = d.const
+            for c in n.terms.values():
+                g = math.gcd(g, c)
+            g = math.gcd(g, n.const)
+            if g > 1:
+                return Lin({v: c // g for v, c in n.terms.items()}, n.const // g), \
+                    Lin(None, d.const // g)
+        return n, d
+
+    def const_rat(self, value: int | Fraction) -> Rat:
+        f = Fraction(value)
+        return Lin(None, f.numerator), Lin(None, f.denominator)
+
+    def rat(self, item: object) -> Rat:
+        if isinstance(item, Expr):
+            return self.values[id(item)]
+        return self.const_rat(item)  # type: ignore[arg-type]
+
+    # ----------------------------------------------------------- values
+    def value(self, root: object) -> Rat:
+        """The exact pair of an expression, compiling every node below it once."""
+        if not isinstance(root, Expr):
+            return self.const_rat(root)  # type: ignore[arg-type]
+        for node in postorder(root):
+            if id(node) not in self.values:
+                self.values[id(node)] = self._node_value(node)
+        return self.values[id(root)]
+
+    def _node_value(self, node: Expr) -> Rat:
+        if isinstance(node, Var):
+            return Lin.of(self.engine_vars[node.index]), ONE
+        if isinstance(node, Sum):
+            return self._sum(node)
+        if isinstance(node, BinOp):
+            return self._binop(node)
+        if isinstance(node, Pow):
+            n, d = self.rat(node.args[0])
+            if node.k == 0:
+                return ONE, ONE
+            if node.k == 1:
+                return n, d
+            pn = Lin.of(self.power(self.as_var(n), node.k)) if not n.is_const() \
+                else Lin(None, n.const ** node.k)
+            pd = Lin(None, d.const ** node.k) if d.is_const() \
+                else Lin.of(self.power(self.as_var(d), node.k))
+            return self.normal(pn, pd)
+        if isinstance(node, Abs):
+            n, d = self.rat(node.args[0])
+            return self.normal(self._abs(n), Lin(None, abs(d.const)) if d.is_const()
+                               else self._abs(d))
+        if isinstance(node, MinMax):
+            return self._minmax(node)
+        if isinstance(node, Element):
+            return self._element(node)
+        if isinstance(node, Count):
+            value = self.rat(node.args[0])
+            total = Lin()
+            for item in node.args[1:]:
+                total = total.plus(self._reify_rel("==", self.rat(item), value))
+            return total, ONE
+        if node.boolean:
+            return self.reify(node), ONE
+        raise ModelError(f"cannot compile {render(node)}")
+
+    def _abs(self, lin: Lin) -> Lin:
+        if lin.is_const():
+            return Lin(None, abs(lin.const))
+        x = self.as_var(lin)
+        z = self.aux(0, max(abs(x.lo), abs(x.hi)))
+        self.post_prop(AbsProp(self.solver, x, z))
+        return Lin.of(z)
+
+    def _sum(self, node: Sum) -> Rat:
+        const_part: Rat = self.const_rat(node.const)
+        var_parts: list[Rat] = []
+        for coef, term in zip(node.coefs, node.args):
+            n, d = self.rat(term)
+            c = Fraction(coef)
+            n = n.scaled(c.numerator)
+            d = d.scaled(c.denominator)
+            if d.is_const():
+                const_part = self.add(const_part, (n, d))
+            else:
+                var_parts.append((n, d))
+        result = const_part
+        if var_parts:
+            acc = var_parts[0]
+            for part in var_parts[1:]:
+                acc = self.add(acc, part)
+            result = self.add(acc, const_part) if not (
+                const_part[0].is_const() and const_part[0].const == 0) else acc
+        return self.normal(*result)
+
+    def _binop(self, node: BinOp) -> Rat:
+        a, b = (self.rat(x) for x in node.args)
+        (na, da), (nb, db) = a, b
+        op = node.op
+        if op == "*":
+            return self.normal(self.mul(na, nb), self.mul(da, db))
+        if op == "/":
+            self.nonzero(nb)
+            return self.quotient(self.mul(na, db), self.mul(da, nb))
+        # integer operations on the (possibly rational) operands: p / q with integers p, q
+        p, q = self.mul(na, db), self.mul(da, nb)
+        if op == "exact_div":
+            return self.binary("exact_div", p, q), ONE
+        if op == "//":
+            return self.binary("//", p, q), ONE
+        if op == "%":
+            if da.is_const() and da.const == 1 and db.is_const() and db.const == 1:
+                return self.binary("%", na, nb), ONE
+            floor = self.binary("//", p, q)
+            return self.normal(*self.add(a, (self.mul(nb, floor), db), -1))
+        raise ModelError(f"unknown operator {op}")
+
+    def _minmax(self, node: MinMax) -> Rat:
+        rats = [self.rat(a) for a in node.args]
+        if all(d.is_const() and d.const == 1 for _, d in rats):
+            xs = [self.as_var(n) for n, _ in rats]
+            if len(xs) == 1:
+                return Lin.of(xs[0]), ONE
+            lo = (max if node.is_max else min)(x.lo for x in xs)
+            hi = (max if node.is_max else min)(x.hi for x in xs)
+            z = self.aux(lo, hi)
+            self.post_prop(MinMaxProp(self.solver, xs, z, node.is_max))
+            return Lin.of(z), ONE
+        # rational arguments: fold with reified comparisons, r = b ? r : a
+        r = rats[0]
+        for a in rats[1:]:
+            keep = self._reify_rel(">=" if node.is_max else "<=", r, a)
+            x = self.mul(r[0], a[1])
+            y = self.mul(a[0], r[1])
+            num = self.mul(keep, x).plus(self.mul(keep, y), -1).plus(y)
+            r = self.normal(num, self.mul(r[1], a[1]))
+        return r
+
+    def _element(self, node: Element) -> Rat:
+        index = self.as_var(self.integer(self.rat(node.args[0]), "element index"))
+        items = [self.integer(self.rat(a), "element") for a in node.args[1:]]
+        index.set_min(0)
+        index.set_max(len(items) - 1)
+        self.solver.fix_point()
+        from conundrum.propagators.element import ElementConst, ElementVar
+        if all(i.is_const() for i in items):
+            consts = [i.const for i in items]
+            z = self.aux(min(consts), max(consts))
+            self.post_prop(ElementConst(self.solver, consts, index, z))
+        else:
+            xs = [self.as_var(i) for i in items]
+            z = self.aux(min(x.lo for x in xs), max(x.hi for x in xs))
+            self.post_prop(ElementVar(self.solver, xs, index, z))
+        return Lin.of(z), ONE
+
+    # ------------------------------------------------------- relations
+    def rel_form(self, op: str, a: Rat, b: Rat) -> tuple[Lin, str]:
+        """L and r in le/eq/ne such that (a OP b) <=> (L r 0)."""
+        (na, da), (nb, db) = a, b
+        if da.is_const() and db.is_const():
+            diff = na.scaled(db.const).plus(nb.scaled(da.const), -1)
+            sign = 1  # denominators are normalised positive
+        else:
+            diff = self.mul(na, db).plus(self.mul(nb, da), -1)
+            sign = 1
+            if op not in ("==", "!="):
+                sign = _sign(da) * _sign(db) if not da.is_const() or not db.is_const() else 1
+                if da.is_const():
+                    sign = _sign(db)
+                elif db.is_const():
+                    sign = _sign(da)
+                if sign == 0:
+                    diff = self.mul(diff, self.mul(da, db))
+                    sign = 1
+        if op == "==":
+            return diff, "eq"
+        if op == "!=":
+            return diff, "ne"
+        d = diff.scaled(sign)
+        if op == "<=":
+            return d, "le"
+        if op == "<":
+            return d.plus(ONE), "le"
+        if op == ">=":
+            return d.scaled(-1), "le"
+        if op == ">":
+            return d.scaled(-1).plus(ONE), "le"
+        raise ModelError(f"unknown relation {op}")
+
+    def post_linear(self, lin: Lin, r: str) -> None:
+        """Post L r 0 at the top level."""
+        coefs, xs, c = lin.parts()
+        s = self.solver
+        if not xs:
+            if (r == "le" and c > 0) or (r == "eq" and c != 0) or (r == "ne" and c == 0):
+                raise Inconsistency
+            return
+        if len(xs) == 1:
+            a, x = coefs[0], xs[0]
+            if r == "le":  # a*x <= -c
+                if a > 0:
+                    x.set_max((-c) // a)
+                else:
+                    x.set_min(_ceil(-c, a))
+            elif r == "eq":
+                if c % a:
+                    raise Inconsistency
+                x.assign(-c // a)
+            elif c % a == 0:
+                if x.bits is None and x.lo < -c // a < x.hi:
+                    self.post_prop(LinearNe(s, coefs, xs, c))
+                else:
+                    x.remove(-c // a)
+            s.fix_point()
+            return
+        if r == "eq" and len(xs) == 2 and sorted(coefs) == [-1, 1]:
+            x, y = (xs[0], xs[1]) if coefs[0] == 1 else (xs[1], xs[0])
+            self.post_prop(EqualOffset(s, y, x, c))  # x - y + c == 0  <=>  y == x + c
+            return
+        cls = {"le": LinearLe, "eq": LinearEq, "ne": LinearNe}[r]
+        self.post_prop(cls(s, coefs, xs, c))
+
+    def _reify_rel(self, op: str, a: Rat, b: Rat) -> Lin:
+        lin, r = self.rel_form(op, a, b)
+        return self.reify_linear(lin, r)
+
+    def reify_linear(self, lin: Lin, r: str) -> Lin:
+        """A 0/1 form equal to (L r 0)."""
+        coefs, xs, c = lin.parts()
+        if not xs:
+            truth = (c <= 0) if r == "le" else (c == 0) if r == "eq" else (c != 0)
+            return Lin(None, int(truth))
+        b = self.aux(0, 1)
+        self.post_prop(ReifiedLinear(self.solver, b, r, coefs, xs, c))
+        return Lin.of(b)
+
+    def reify(self, node: Expr) -> Lin:
+        """A 0/1 form equal to the truth of a Boolean node (children already compiled)."""
+        if isinstance(node, BoolConst):
+            return Lin(None, int(node.value))
+        if isinstance(node, Var):
+            return Lin.of(self.engine_vars[node.index])
+        if isinstance(node, Rel):
+            return self._reify_rel(node.op, self.rat(node.args[0]), self.rat(node.args[1]))
+        if isinstance(node, BoolOp):
+            parts = [self.rat(a)[0] for a in node.args]
+            if node.op == "not":
+                return ONE.plus(parts[0], -1)
+            if node.op == "and":  # n - sum <= 0
+                total = Lin(None, len(parts))
+                for p in parts:
+                    total = total.plus(p, -1)
+                return self.reify_linear(total, "le")
+            if node.op == "or":  # 1 - sum <= 0
+                total = ONE
+                for p in parts:
+                    total = total.plus(p, -1)
+                return self.reify_linear(total, "le")
+            if node.op == "implies":  # a - b <= 0
+                return self.reify_linear(parts[0].plus(parts[1], -1), "le")
+            if node.op == "xor":  # a + b - 1 == 0
+                return self.reify_linear(parts[0].plus(parts[1]).plus(ONE, -1), "eq")
+        if isinstance(node, Global):
+            dec = node.decompose()
+            self.keep.append(dec)
+            return self.value(dec)[0]
+        raise ModelError(f"{render(node)} cannot be used as a constraint")
+
+    # ---------------------------------------------------- top-level posting
+    def post(self, constraint: object) -> None:
+        """Post a constraint at the top level (conjunctions are split without recursion)."""
+        stack = [constraint]
+        while stack:
+            c = stack.pop()
+            if isinstance(c, BoolConst):
+                if not c.value:
+                    raise Inconsistency
+            elif isinstance(c, BoolOp) and c.op == "and":
+                stack.extend(reversed(c.args))
+            elif isinstance(c, Rel):
+                a, b = self.value(c.args[0]), self.value(c.args[1])
+                self._post_rel(c.op, a, b)
+            elif isinstance(c, BoolOp) and c.op == "not" and isinstance(c.args[0], Rel):
+                inner = c.args[0]
+                neg = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+                a, b = self.value(inner.args[0]), self.value(inner.args[1])
+                self._post_rel(neg[inner.op], a, b)
+            elif isinstance(c, Global) and not isinstance(c, BoolOp):
+                self._post_global(c)
+            elif isinstance(c, Expr) and c.boolean:
+                lin = self.value(c)[0]
+                self.post_linear(lin.plus(ONE, -1), "eq")
+            else:
+                raise ModelError(f"{render(c)} is not a constraint")
+
+    def _post_rel(self, op: str, a: Rat, b: Rat) -> None:
+        lin, r = self.rel_form(op, a, b)
+        self.post_linear(lin, r)
+
+    def _post_global(self, c: Global) -> None:
+        rats = [self.value(a) for a in c.args]
+        integer = all(d.is_const() and d.const == 1 for _, d in rats)
+        if integer and isinstance(c, AllDifferent | AllDifferentExcept0 | Table):
+            xs = [self.as_var(n) for n, _ in rats]
+            s = self.solver
+            from conundrum.propagators import alldiff
+            if isinstance(c, AllDifferent):
+                cls = {"value": alldiff.AllDifferentValue, "bounds": alldiff.AllDifferentBounds,
+                       "domain": alldiff.AllDifferentDomain}[c.strength]
+                self.post_prop(cls(s, xs))
+            elif isinstance(c, AllDifferentExcept0):
+                self.post_prop(alldiff.AllDifferentExcept0(s, xs))
+            else:
+                from conundrum.propagators import table
+                self.post_prop(table.Table(s, xs, list(c.tuples)))
+            return
+        dec = c.decompose()
+        self.keep.append(dec)
+        self.post(dec)
+
+    def objective(self, expr: object) -> IntVar:
+        """An engine variable for an integer objective."""
+        n, d = self.value(expr)
+        if not (d.is_const() and d.const == 1):
+            raise ModelError("the objective must be integer-valued: use // or "
+                             "cn.exact_div instead of / in it")
+        return self.as_var(n)
+
+
+def _ceil(p: int, q: int) -> int:
+    return -((-p) // q)
+
+
+def _binary_range(op: str, x: IntVar, y: IntVar) -> tuple[int, int]:
+    """A sound initial range for z = x OP y."""
+    xl, xh, yl, yh = x.lo, x.hi, y.lo, y.hi
+    if op in ("exact_div", "//"):
+        m = max(abs(xl), abs(xh))
+        return -m - 1, m + 1
+    if op == "%":
+        m = max(abs(yl), abs(yh))
+        return -m, m
+    raise ModelError(op)

@@ -1,0 +1,324 @@
+"""Global constraints and expression builders of the public API.
+
+Each global constraint states its meaning once, in `holds`, used by the independent checker,
+and gives a decomposition into relations, used when the constraint is reified (used as a
+0/1 value) and as a readable reference. Posted at the top level, the compiler uses a
+dedicated propagator instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from conundrum.model.errors import ModelError
+from conundrum.model.expr import (
+    BinOp,
+    BoolConst,
+    BoolOp,
+    Count,
+    Element,
+    Expr,
+    Global,
+    MinMax,
+    as_constraint,
+    const_or_expr,
+    make_sum,
+    transform,
+)
+
+ALLDIFF_STRENGTHS = ("value", "bounds", "domain")
+
+
+def _flatten(items: object, what: str) -> tuple:
+    """Accept a list, tuple, Matrix, generator or several arguments; flatten one level of
+    nesting (a list of rows) so that all_different(grid) means every cell."""
+    if isinstance(items, Expr) or isinstance(items, int | Fraction):
+        return (const_or_expr(items, what),)
+    if hasattr(items, "flat"):
+        items = items.flat
+    try:
+        seq = list(items)  # type: ignore[call-overload]
+    except TypeError:
+        raise ModelError(f"{what} needs a list of variables or expressions, not {items!r}") from None
+    out = []
+    for item in seq:
+        if isinstance(item, list | tuple):
+            out.extend(const_or_expr(x, what) for x in item)
+        else:
+            out.append(const_or_expr(item, what))
+    return tuple(out)
+
+
+def _pairwise_all(pairs: Iterable[Expr]) -> Expr:
+    items = list(pairs)
+    if not items:
+        return BoolConst(True)
+    return BoolOp("and", *items) if len(items) > 1 else items[0]
+
+
+class AllDifferent(Global):
+    """All arguments take pairwise different values."""
+
+    __slots__ = ("strength",)
+    name = "all_different"
+
+    def __init__(self, args: tuple, strength: str) -> None:
+        super().__init__(args)
+        self.strength = strength
+
+    def holds(self, values: list) -> bool:
+        return len(set(values)) == len(values)
+
+    def decompose(self) -> Expr:
+        a = self.args
+        return _pairwise_all(a[i] != a[j] for i in range(len(a)) for j in range(i + 1, len(a)))
+
+
+class AllDifferentExcept0(Global):
+    """All non-zero arguments take pairwise different values."""
+
+    __slots__ = ()
+    name = "all_different_except_0"
+
+    def holds(self, values: list) -> bool:
+        nonzero = [v for v in values if v != 0]
+        return len(set(nonzero)) == len(nonzero)
+
+    def decompose(self) -> Expr:
+        a = self.args
+        return _pairwise_all(
+            (a[i] == 0) | (a[j] == 0) | (a[i] != a[j])
+            for i in range(len(a)) for j in range(i + 1, len(a))
+        )
+
+
+class Table(Global):
+    """The arguments, as a tuple, are one of the allowed tuples."""
+
+    __slots__ = ("tuples",)
+    name = "table"
+
+    def __init__(self, args: tuple, tuples: tuple) -> None:
+        super().__init__(args)
+        self.tuples = tuples
+
+    def holds(self, values: list) -> bool:
+        return tuple(values) in set(self.tuples)
+
+    def decompose(self) -> Expr:
+        if not self.tuples:
+            return BoolConst(False)
+        options = [_pairwise_all(x == v for x, v in zip(self.args, t)) for t in self.tuples]
+        return BoolOp("or", *options) if len(options) > 1 else options[0]
+
+
+class GlobalCardinality(Global):
+    """For each i, exactly counts[i] of the variables equal values[i] (other values are
+    allowed too, as in MiniZinc's global_cardinality). args = vars + counts."""
+
+    __slots__ = ("values", "n")
+    name = "global_cardinality"
+
+    def __init__(self, args: tuple, values: tuple, n: int) -> None:
+        super().__init__(args)
+        self.values = values
+        self.n = n
+
+    def holds(self, values: list) -> bool:
+        xs, counts = values[: self.n], values[self.n:]
+        return all(len([x for x in xs if x == v]) == c for v, c in zip(self.values, counts))
+
+    def decompose(self) -> Expr:
+        xs, counts = self.args[: self.n], self.args[self.n:]
+        return _pairwise_all(
+            make_sum((1, x == v) for x in xs) == c for v, c in zip(self.values, counts)
+        )
+
+
+class Ordered(Global):
+    """Increasing or decreasing, strictly or not."""
+
+    __slots__ = ("strict", "descending")
+
+    def __init__(self, args: tuple, strict: bool, descending: bool) -> None:
+        super().__init__(args)
+        self.strict = strict
+        self.descending = descending
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return ("strictly_" if self.strict else "") + (
+            "decreasing" if self.descending else "increasing")
+
+    def _ok(self, a: object, b: object) -> bool:
+        if self.descending:
+            a, b = b, a
+        return a < b if self.strict else a <= b  # type: ignore[operator]
+
+    def holds(self, values: list) -> bool:
+        return all(self._ok(values[i], values[i + 1]) for i in range(len(values) - 1))
+
+    def decompose(self) -> Expr:
+        a = self.args
+        rels = []
+        for i in range(len(a) - 1):
+            x, y = (a[i + 1], a[i]) if self.descending else (a[i], a[i + 1])
+            rels.append(x < y if self.strict else x <= y)
+        return _pairwise_all(rels)
+
+
+class Lex(Global):
+    """xs before ys lexicographically (strictly with lex_less). args = xs + ys."""
+
+    __slots__ = ("n", "strict")
+
+    def __init__(self, args: tuple, n: int, strict: bool) -> None:
+        super().__init__(args)
+        self.n = n
+        self.strict = strict
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return "lex_less" if self.strict else "lex_lesseq"
+
+    def holds(self, values: list) -> bool:
+        xs, ys = values[: self.n], values[self.n:]
+        return xs < ys if self.strict else xs <= ys
+
+    def decompose(self) -> Expr:
+        xs, ys = self.args[: self.n], self.args[self.n:]
+        # built from the back: rest_i = x_i < y_i | (x_i == y_i & rest_{i+1})
+        rest: Expr = BoolConst(not self.strict)
+        for x, y in zip(reversed(xs), reversed(ys)):
+            rest = (x < y) | ((x == y) & rest)
+        return rest
+
+
+# ------------------------------------------------------------------ public builders
+
+def all_different(*items: object, strength: str = "domain") -> Expr:
+    """All different values. strength: "domain" (matching, default), "bounds" (Hall
+    intervals) or "value" (value elimination); the solution set is the same."""
+    if strength not in ALLDIFF_STRENGTHS:
+        raise ModelError(f"all_different strength must be one of {ALLDIFF_STRENGTHS}, "
+                         f"not {strength!r}")
+    return AllDifferent(_flatten(items[0] if len(items) == 1 else items, "all_different"),
+                        strength)
+
+
+def all_different_except_0(*items: object) -> Expr:
+    """All non-zero values different (zeros may repeat)."""
+    return AllDifferentExcept0(
+        _flatten(items[0] if len(items) == 1 else items, "all_different_except_0"))
+
+
+def table(variables: object, tuples: Iterable[Iterable[int]]) -> Expr:
+    """The variables take the values of one of the tuples."""
+    xs = _flatten(variables, "table")
+    rows = []
+    for t in tuples:
+        row = tuple(t)
+        if len(row) != len(xs):
+            raise ModelError(f"table: tuple {row} has {len(row)} values for {len(xs)} variables")
+        for v in row:
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ModelError(f"table: tuple {row} holds {v!r}; tuples hold integers")
+        rows.append(row)
+    return Table(xs, tuple(rows))
+
+
+def element(array: object, index: object) -> Expr:
+    """array[index] as an expression; index is 0-based and must be in range."""
+    items = _flatten(array, "element")
+    if not items:
+        raise ModelError("element: the array is empty")
+    return Element((const_or_expr(index, "element index"), *items))
+
+
+def count(variables: object, value: object) -> Expr:
+    """How many of the variables equal value (an expression)."""
+    return Count((const_or_expr(value, "count"), *_flatten(variables, "count")))
+
+
+def global_cardinality(variables: object, values: Iterable[int], counts: object) -> Expr:
+    """For each i, exactly counts[i] variables take values[i]."""
+    xs = _flatten(variables, "global_cardinality")
+    vals = tuple(values)
+    cs = _flatten(counts, "global_cardinality")
+    if len(vals) != len(cs):
+        raise ModelError(f"global_cardinality: {len(vals)} values but {len(cs)} counts")
+    if len(set(vals)) != len(vals):
+        raise ModelError("global_cardinality: the values must be distinct")
+    return GlobalCardinality(xs + cs, vals, len(xs))
+
+
+def increasing(variables: object, strict: bool = False) -> Expr:
+    """Each value <= the next (< with strict=True)."""
+    return Ordered(_flatten(variables, "increasing"), strict, False)
+
+
+def decreasing(variables: object, strict: bool = False) -> Expr:
+    """Each value >= the next (> with strict=True)."""
+    return Ordered(_flatten(variables, "decreasing"), strict, True)
+
+
+def _lex(xs: object, ys: object, strict: bool) -> Expr:
+    a, b = _flatten(xs, "lex"), _flatten(ys, "lex")
+    if len(a) != len(b):
+        raise ModelError(f"lex: sequences of different lengths ({len(a)} and {len(b)})")
+    return Lex(a + b, len(a), strict)
+
+
+def lex_less(xs: object, ys: object) -> Expr:
+    """xs < ys lexicographically."""
+    return _lex(xs, ys, True)
+
+
+def lex_lesseq(xs: object, ys: object) -> Expr:
+    """xs <= ys lexicographically."""
+    return _lex(xs, ys, False)
+
+
+def _min_max(args: tuple, is_max: bool) -> Expr:
+    items = _flatten(args[0] if len(args) == 1 else args, "max" if is_max else "min")
+    if not items:
+        raise ModelError(("max" if is_max else "min") + "() of nothing")
+    return MinMax(items, is_max)
+
+
+def min(*args: object) -> Expr:  # noqa: A001 - mirrors the builtin, as the SPEC asks
+    """The smallest of the expressions (cn.min(a, b, c) or cn.min(list))."""
+    return _min_max(args, False)
+
+
+def max(*args: object) -> Expr:  # noqa: A001
+    """The largest of the expressions."""
+    return _min_max(args, True)
+
+
+def exact_div(a: object, b: object) -> Expr:
+    """The integer quotient a / b, where b must divide a exactly (ECLiPSe `/` under #=)."""
+    return BinOp("exact_div", const_or_expr(a), const_or_expr(b))
+
+
+def integral(constraint: object) -> Expr:
+    """The constraint with every / read as exact_div: ECLiPSe's #=."""
+    c = as_constraint(constraint)
+
+    def rewrite(node: Expr) -> Expr:
+        if isinstance(node, BinOp) and node.op == "/":
+            return BinOp("exact_div", *node.args)
+        return node
+
+    return transform(c, rewrite)  # type: ignore[return-value]
+
+
+def implies(a: object, b: object) -> Expr:
+    """a -> b."""
+    return BoolOp("implies", as_constraint(a), as_constraint(b))
+
+
+def sum(items: Iterable[object]) -> Expr:  # noqa: A001
+    """A flat sum of many expressions (faster than the builtin on long lists)."""
+    return make_sum((1, const_or_expr(x)) for x in items)

@@ -1,0 +1,291 @@
+"""Model: variables, constraints, and the solving entry points."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+
+from conundrum.check import check_solution, evaluate
+from conundrum.engine import Inconsistency
+from conundrum.model.compile import Compiler
+from conundrum.model.errors import ModelError
+from conundrum.model.expr import BoolConst, Expr, Var, as_constraint, const_or_expr, render
+from conundrum.model.matrix import Matrix
+from conundrum.search import SearchOptions, SearchStats, search
+
+_SEARCH_OPTIONS = ("var_select", "value_select", "method", "time_limit", "node_limit",
+                   "seed", "on_progress")
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelError(f"{what} must be an integer, not {value!r}")
+    return value
+
+
+class Solution:
+    """Values of a model's variables in one solution."""
+
+    def __init__(self, model: Model, values: dict[int, int]) -> None:
+        self._model = model
+        self._values = values
+
+    def __getitem__(self, key: object) -> int:
+        if isinstance(key, Var):
+            if key.model is not self._model:
+                raise ModelError(f"variable {key.name!r} belongs to another model")
+            return self._values[key.index]
+        if isinstance(key, str):
+            return self._values[self._model.variable(key).index]
+        if isinstance(key, Expr):
+            raise ModelError("sol[...] takes a variable or a name; use sol.value(expr) "
+                             "for an expression")
+        raise KeyError(key)
+
+    def value(self, expr: object) -> int | Fraction:
+        """The exact value of an expression in this solution (int or Fraction)."""
+        return evaluate(const_or_expr(expr), self._values)
+
+    def as_dict(self) -> dict[str, int]:
+        """{name: value} for the named variables."""
+        return {v.name: self._values[v.index] for v in self._model.variables if v.name}
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[tuple[Var, int]]:
+        return ((v, self._values[v.index]) for v in self._model.variables)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Solution) and self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{v.name or '_' + str(v.index)}={self._values[v.index]}"
+                          for v in self._model.variables[:20])
+        more = "" if len(self._model.variables) <= 20 else ", ..."
+        return f"Solution({shown}{more})"
+
+
+class Model:
+    """A constraint model: create variables, add constraints, then solve."""
+
+    def __init__(self) -> None:
+        self.variables: list[Var] = []
+        self.constraints: list[Expr] = []
+        self.stats = SearchStats()
+        self._names: dict[str, Var | None] = {}
+
+    # ------------------------------------------------------------ variables
+    def _new_var(self, lo: int, hi: int, values: tuple[int, ...] | None, name: str | None) -> Var:
+        if name is not None and not isinstance(name, str):
+            raise ModelError(f"a variable name must be a string, not {name!r}")
+        name = name or ""
+        v = Var(self, len(self.variables), name, lo, hi, values)
+        self.variables.append(v)
+        if name:
+            # a repeated name stays usable through the variable, not through sol["name"]
+            self._names[name] = None if name in self._names else v
+        return v
+
+    def int_var(self, lo: object, hi: object = None, name: str | None = None) -> Var:
+        """A variable with domain lo..hi (inclusive) or, given an iterable, those values:
+        int_var(1, 9, "x"), int_var([1, 3, 5], "y")."""
+        if not isinstance(lo, int) or isinstance(lo, bool):
+            if isinstance(hi, str) and name is None:
+                name, hi = hi, None
+            if hi is not None:
+                raise ModelError("int_var(values, name): give the values alone, without hi")
+            try:
+                values = sorted({_int(v, "a domain value") for v in lo})  # type: ignore[union-attr]
+            except TypeError:
+                raise ModelError(f"int_var needs bounds or a collection of values, not {lo!r}")\
+                    from None
+            if not values:
+                raise ModelError(f"variable {name or ''!r} has an empty domain")
+            return self._new_var(values[0], values[-1], tuple(values), name)
+        if isinstance(hi, str) and name is None:
+            raise ModelError(f"int_var({lo}, {hi!r}): give both bounds, e.g. int_var(0, 9, name)")
+        lo = _int(lo, "a lower bound")
+        hi = _int(hi, "an upper bound") if hi is not None else lo
+        if lo > hi:
+            raise ModelError(f"variable {name or ''!r} has an empty domain {lo}..{hi}")
+        return self._new_var(lo, hi, None, name)
+
+    def int_vars(self, names: object, lo: object, hi: object = None,
+                 prefix: str | None = None) -> list[Var]:
+        """Several variables: int_vars("A B C", 0, 9) or int_vars(9, 1, 9, "r")."""
+        if isinstance(hi, str) and prefix is None and not isinstance(lo, int):
+            prefix, hi = hi, None
+        if isinstance(names, str):
+            labels = names.split()
+        elif isinstance(names, int) and not isinstance(names, bool):
+            if names < 0:
+                raise ModelError(f"int_vars: a negative count {names}")
+            labels = [f"{prefix}[{i}]" if prefix else "" for i in range(names)]
+        else:
+            labels = [str(n) for n in names]  # type: ignore[union-attr]
+        if hi is None and not isinstance(lo, int):
+            return [self.int_var(lo, name=label) for label in labels]
+        return [self.int_var(lo, hi, label) for label in labels]
+
+    def int_matrix(self, rows: int, cols: int, lo: object, hi: object = None,
+                   name: str | None = None) -> Matrix:
+        """A rows x cols grid of variables named name[i][j]."""
+        rows, cols = _int(rows, "rows"), _int(cols, "cols")
+        if rows < 0 or cols < 0:
+            raise ModelError(f"int_matrix: negative size {rows}x{cols}")
+        if isinstance(hi, str) and name is None and not isinstance(lo, int):
+            name, hi = hi, None
+        grid = []
+        for i in range(rows):
+            row = []
+            for j in range(cols):
+                label = f"{name}[{i}][{j}]" if name else None
+                row.append(self.int_var(lo, hi, label) if hi is not None or isinstance(lo, int)
+                           else self.int_var(lo, name=label))
+            grid.append(row)
+        return Matrix(grid)
+
+    def bool_var(self, name: str | None = None) -> Var:
+        """A 0/1 variable."""
+        return self.int_var(0, 1, name)
+
+    def variable(self, name: str) -> Var:
+        """The variable with this name."""
+        if name not in self._names:
+            raise KeyError(f"no variable named {name!r}")
+        v = self._names[name]
+        if v is None:
+            raise ModelError(f"several variables are named {name!r}")
+        return v
+
+    # ----------------------------------------------------------- constraints
+    def add(self, *constraints: object) -> Model:
+        """Add constraints (also lists or generators of them)."""
+        stack = list(reversed(constraints))
+        while stack:
+            c = stack.pop()
+            if isinstance(c, Expr | bool):
+                c = as_constraint(c)
+                self._check_owner(c)
+                self.constraints.append(c)
+            elif isinstance(c, Iterable) and not isinstance(c, str):
+                stack.extend(reversed(list(c)))
+            else:
+                raise ModelError(f"{c!r} is not a constraint")
+        return self
+
+    def __iadd__(self, constraint: object) -> Model:
+        return self.add(constraint)
+
+    def _check_owner(self, c: Expr) -> None:
+        from conundrum.model.expr import postorder
+        for node in postorder(c):
+            if isinstance(node, Var) and node.model is not self:
+                raise ModelError(f"variable {node.name or node.index!r} in {render(c)} "
+                                 "belongs to another model")
+
+    # ----------------------------------------------------------------- solving
+    def _options(self, kwargs: dict) -> SearchOptions:
+        unknown = set(kwargs) - set(_SEARCH_OPTIONS)
+        if unknown:
+            raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
+                             f"known: {', '.join(_SEARCH_OPTIONS)}")
+        opts = SearchOptions(**kwargs)
+        try:
+            opts.validate()
+        except ValueError as e:
+            raise ModelError(str(e)) from None
+        return opts
+
+    def _compile(self, objective: object = None):
+        try:
+            compiler = Compiler(self.variables, self.constraints)
+            obj = compiler.objective(objective) if objective is not None else None
+            compiler.solver.fix_point()
+        except Inconsistency:
+            return None, None
+        return compiler, obj
+
+    def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0
+             ) -> Iterator[dict[int, int]]:
+        self.stats = stats = SearchStats()
+        compiler, obj = self._compile(objective)
+        if compiler is None:
+            return
+        decision = compiler.engine_vars
+        extra = compiler.solver.vars[compiler.decision_count:]
+        best: list[int] = []
+
+        def bound() -> None:
+            if best:
+                if sense < 0:
+                    obj.set_max(best[0] - 1)
+                else:
+                    obj.set_min(best[0] + 1)
+
+        for _ in search(compiler.solver, decision + extra, opts, stats,
+                        bound if obj is not None else None):
+            values = {v.index: ev.lo for v, ev in zip(self.variables, decision)}
+            check_solution(self.variables, self.constraints, values)
+            if obj is not None:
+                best[:] = [obj.lo]
+            yield values
+
+    def solutions(self, limit: int | None = None, **options) -> Iterator[Solution]:
+        """Every solution, each exactly once, lazily, in a deterministic order.
+
+        After the run, self.stats says whether the search was complete."""
+        opts = self._options(options)
+        if limit is not None and (_int(limit, "limit") < 0):
+            raise ModelError(f"limit must be >= 0, not {limit}")
+        return self._solutions(limit, opts)
+
+    def _solutions(self, limit: int | None, opts: SearchOptions) -> Iterator[Solution]:
+        if limit == 0:
+            self.stats = SearchStats(complete=False, stopped_by="limit")
+            return
+        found = 0
+        run = self._run(opts)
+        for values in run:
+            found += 1
+            yield Solution(self, values)
+            if limit is not None and found >= limit:
+                run.close()
+                self.stats.complete = False
+                self.stats.stopped_by = "limit"
+                return
+
+    def solve(self, **options) -> Solution | None:
+        """The first solution, or None (see self.stats.complete when a limit was set)."""
+        for sol in self.solutions(limit=1, **options):
+            return sol
+        return None
+
+    def count(self, **options) -> int:
+        """The number of solutions (check self.stats.complete when a limit was set)."""
+        opts = self._options(options)
+        return sum(1 for _ in self._run(opts))
+
+    def minimize(self, expr: object, **options) -> Solution | None:
+        """An optimal solution for the smallest value of expr, by branch and bound."""
+        return self._optimize(expr, -1, options)
+
+    def maximize(self, expr: object, **options) -> Solution | None:
+        """An optimal solution for the largest value of expr, by branch and bound."""
+        return self._optimize(expr, 1, options)
+
+    def _optimize(self, expr: object, sense: int, options: dict) -> Solution | None:
+        opts = self._options(options)
+        expr = const_or_expr(expr, "objective")
+        if isinstance(expr, BoolConst):
+            expr = int(expr.value)
+        last = None
+        for values in self._run(opts, expr, sense):
+            last = values
+        return None if last is None else Solution(self, last)
+
+    def __repr__(self) -> str:
+        return f"Model({len(self.variables)} variables, {len(self.constraints)} constraints)"

@@ -1,0 +1,229 @@
+"""Depth-first search with an explicit stack, and its methods: complete, lds:N, bbs:N.
+
+A node is a state of the engine after propagation. Its alternatives are decisions on one
+variable (see selectors.py); each alternative is tried after restoring the node's state
+(`trail.restart_level`). Solutions are yielded with every engine variable fixed; the caller
+reads the values before resuming the generator.
+
+- complete: plain DFS, every solution exactly once.
+- lds:N: limited discrepancy search; iteration k = 0..N reports the solutions reached with
+  exactly k discrepancies (non-first alternatives), so no solution is reported twice. If no
+  branch was cut for exceeding k, the search was complete and stops.
+- bbs:N: bounded backtrack search: stops after N failures.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from conundrum.engine import Inconsistency, Solver
+from conundrum.search.selectors import (
+    VALUE_SELECTS,
+    VAR_SELECTS,
+    make_value_select,
+    make_var_select,
+)
+from conundrum.search.stats import SearchStats
+
+PROGRESS_INTERVAL = 0.2
+
+
+@dataclass
+class SearchOptions:
+    """How to search (names as in ECLiPSe's search/6)."""
+
+    var_select: str = "input_order"
+    value_select: str = "min"
+    method: object = "complete"
+    time_limit: float | None = None
+    node_limit: int | None = None
+    seed: int = 0
+    on_progress: Callable | None = field(default=None, repr=False)
+
+    def validate(self) -> tuple[str, int | None]:
+        """Check the options; return the method as (kind, N)."""
+        if self.var_select not in VAR_SELECTS:
+            raise ValueError(f"unknown var_select {self.var_select!r}; choose from "
+                             f"{', '.join(VAR_SELECTS)}")
+        if self.value_select not in VALUE_SELECTS:
+            raise ValueError(f"unknown value_select {self.value_select!r}; choose from "
+                             f"{', '.join(VALUE_SELECTS)}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, "
+                             f"not {self.time_limit!r}")
+        if self.node_limit is not None and (not isinstance(self.node_limit, int)
+                                            or self.node_limit < 0):
+            raise ValueError(f"node_limit must be an integer >= 0, not {self.node_limit!r}")
+        return parse_method(self.method)
+
+
+def parse_method(method: object) -> tuple[str, int | None]:
+    """"complete", "lds:N", "bbs:N", or an object with `kind` and `n` (cn.lds(3))."""
+    if hasattr(method, "kind") and hasattr(method, "n"):
+        kind, n = method.kind, method.n  # type: ignore[attr-defined]
+    elif isinstance(method, str):
+        text = method.strip().lower().replace("(", ":").rstrip(")")
+        if text == "complete":
+            return "complete", None
+        kind, _, num = text.partition(":")
+        try:
+            n = int(num)
+        except ValueError:
+            raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N") from None
+    else:
+        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N")
+    if kind not in ("lds", "bbs") or n < 0:
+        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N (N >= 0)")
+    return kind, n
+
+
+class _Stop(Exception):
+    """A limit was reached."""
+
+
+def _apply(x, decision: tuple[str, int]) -> None:
+    kind, v = decision
+    if kind == "eq":
+        x.assign(v)
+    elif kind == "ne":
+        x.remove(v)
+    elif kind == "le":
+        x.set_max(v)
+    else:  # "gt"
+        x.set_min(v + 1)
+
+
+def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: SearchStats,
+           bound: Callable[[], None] | None = None) -> Iterator[None]:
+    """Yield once per solution (all variables fixed). `bound` is applied at every node
+    before propagation (branch and bound)."""
+    kind, n = options.validate()
+    start = time.perf_counter()
+    deadline = None if options.time_limit is None else start + options.time_limit
+    runner = _Runner(solver, branch_vars, options, stats, bound, deadline, start)
+    try:
+        if kind == "lds":
+            for k in range(n + 1):
+                runner.cut = False
+                yield from runner.dfs(max_disc=k)
+                if not runner.cut:
+                    return
+            stats.complete = False
+            stats.stopped_by = "lds"
+        else:
+            yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
+    except _Stop:
+        stats.complete = False
+    finally:
+        stats.seconds = time.perf_counter() - start
+        stats.propagations = solver.propagations
+
+
+class _Runner:
+    def __init__(self, solver, branch_vars, options, stats, bound, deadline, start) -> None:
+        self.solver = solver
+        self.vars = branch_vars
+        self.stats = stats
+        self.bound = bound
+        self.deadline = deadline
+        self.node_limit = options.node_limit
+        self.on_progress = options.on_progress
+        self.next_progress = start + PROGRESS_INTERVAL
+        self.start = start
+        self.select_var = make_var_select(options.var_select)
+        self.select_value = make_value_select(options.value_select, random.Random(options.seed))
+        self.cut = False
+
+    def alternatives(self):
+        """(var, decisions) for the next branching, or None when every variable is fixed."""
+        free = [x for x in self.vars if x.lo != x.hi]
+        if not free:
+            return None
+        x = self.select_var(free)
+        decisions = self.select_value(x)
+        first = decisions[0]
+        if first[0] == "eq" and x.bits is None and x.lo < first[1] < x.hi:
+            # a bounds-only domain cannot drop an interior value: split around it
+            v = first[1]
+            decisions = (first, ("le", v - 1), ("gt", v))
+        return x, decisions
+
+    def check_limits(self) -> None:
+        stats = self.stats
+        if self.node_limit is not None and stats.nodes >= self.node_limit:
+            stats.stopped_by = "node_limit"
+            raise _Stop
+        if self.deadline is not None or self.on_progress is not None:
+            now = time.perf_counter()
+            if self.deadline is not None and now > self.deadline:
+                stats.stopped_by = "time_limit"
+                raise _Stop
+            if self.on_progress is not None and now >= self.next_progress:
+                self.next_progress = now + PROGRESS_INTERVAL
+                stats.seconds = now - self.start
+                stats.propagations = self.solver.propagations
+                self.on_progress(stats)
+
+    def dfs(self, max_disc: int | None = None, fail_limit: int | None = None) -> Iterator[None]:
+        solver, stats, trail = self.solver, self.stats, self.solver.trail
+        base = trail.depth
+        trail.push_level()
+        try:
+            if self.bound is not None:
+                try:
+                    self.bound()
+                    solver.fix_point()
+                except Inconsistency:
+                    stats.fails += 1
+                    return
+            root = self.alternatives()
+            if root is None:
+                if max_disc is None or max_disc == 0:
+                    stats.solutions += 1
+                    yield
+                return
+            trail.push_level()
+            stack = [[root[0], root[1], 0, 0]]
+            while stack:
+                frame = stack[-1]
+                x, alts, i, disc = frame
+                if i == len(alts):
+                    stack.pop()
+                    trail.pop_level()
+                    continue
+                frame[2] = i + 1
+                d = disc + (1 if i else 0)
+                if max_disc is not None and d > max_disc:
+                    self.cut = True
+                    frame[2] = len(alts)
+                    continue
+                trail.restart_level()
+                self.check_limits()
+                stats.nodes += 1
+                if len(stack) > stats.max_depth:
+                    stats.max_depth = len(stack)
+                try:
+                    _apply(x, alts[i])
+                    if self.bound is not None:
+                        self.bound()
+                    solver.fix_point()
+                except Inconsistency:
+                    stats.fails += 1
+                    if fail_limit is not None and stats.fails > fail_limit:
+                        stats.stopped_by = "bbs"
+                        raise _Stop from None
+                    continue
+                children = self.alternatives()
+                if children is None:
+                    if max_disc is None or d == max_disc:
+                        stats.solutions += 1
+                        yield
+                    continue
+                trail.push_level()
+                stack.append([children[0], children[1], 0, d])
+        finally:
+            while trail.depth > base:
+                trail.pop_level()
