@@ -48,12 +48,12 @@ from conundrum.model.globals import (
 from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import BinaryFunction, Power, scaled_quotient
 from conundrum.propagators.arith import MinMax as MinMaxProp
-
-QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
-MAX_SCALE = 10**9  # largest common denominator kept for an enumerated quotient
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, EqualOffset
+
+QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
+MAX_SCALE = 10**9  # largest common denominator kept for an enumerated quotient
 
 
 class Lin:

@@ -40,7 +40,8 @@ def _flatten(items: object, what: str) -> tuple:
     try:
         seq = list(items)  # type: ignore[call-overload]
     except TypeError:
-        raise ModelError(f"{what} needs a list of variables or expressions, not {items!r}") from None
+        raise ModelError(
+            f"{what} needs a list of variables or expressions, not {items!r}") from None
     out = []
     for item in seq:
         if isinstance(item, list | tuple):
