@@ -1,0 +1,404 @@
+"""The ``conundrum`` command line: the only module that prints or chooses exit codes.
+
+Exit status: 0 solved, 1 no solution, 2 bad input, 3 a limit stopped the search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
+
+EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+
+VAR_SELECT = ["input_order", "first_fail", "anti_first_fail", "smallest", "largest",
+              "occurrence", "most_constrained", "max_regret", "dom_wdeg"]
+VALUE_SELECT = ["min", "max", "middle", "median", "split", "reverse_split", "random"]
+FILE_COMMANDS = {
+    "sudoku": "a Sudoku (4x4 to 25x25, one line or a grid; relation grid for Greater-Than)",
+    "futoshiki": "a Futoshiki (relation grid, Latin square of any size)",
+    "killer": "a Killer Sudoku (cage map and LABEL=SUM rules)",
+    "kenken": "a KenKen (cage map and LABEL=TARGET OP rules)",
+    "skyscrapers": "a Skyscrapers puzzle (clues around the grid)",
+}
+N_COMMANDS = {"queens": "place N queens on an N x N board", "magic": "a magic square of order N"}
+_STOP_REASON = {"time_limit": "the time limit", "node_limit": "the node limit",
+                "lds": "limited discrepancy search (lds)", "bbs": "bounded backtracking (bbs)"}
+
+
+class UsageError(Exception):
+    """A command-line usage mistake (unknown option, bad option value)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    if not re.fullmatch(r"\s*\d{1,12}\s*", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e9:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+def _method(text: str) -> str:
+    if not re.fullmatch(r"complete|(lds|bbs):\d{1,9}", text):
+        raise argparse.ArgumentTypeError(f"expected complete, lds:N or bbs:N, got {text!r}")
+    return text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser: one sub-command per puzzle family, common search options."""
+    common = _Parser(add_help=False)
+    g = common.add_argument_group("what to print (default: the first solution)")
+    mode = g.add_mutually_exclusive_group()
+    mode.add_argument("--all", action="store_true", help="print every solution")
+    mode.add_argument("--count", action="store_true",
+                      help="count the solutions; the last line printed is the count")
+    mode.add_argument("--unique", action="store_true",
+                      help="say whether the solution is unique (stops at the second)")
+    g.add_argument("--limit", type=_positive_int, metavar="N",
+                   help="print (or count) at most N solutions")
+    g.add_argument("--json", action="store_true", help="each solution as one JSON line")
+    g.add_argument("--plain", action="store_true",
+                   help="grids as bare rows of values, without box lines")
+    s = common.add_argument_group("search")
+    s.add_argument("--var-select", choices=VAR_SELECT, metavar="H",
+                   help="variable selection: " + ", ".join(VAR_SELECT))
+    s.add_argument("--value-select", choices=VALUE_SELECT, metavar="H",
+                   help="value selection: " + ", ".join(VALUE_SELECT))
+    s.add_argument("--method", type=_method, help="complete (default), lds:N or bbs:N")
+    s.add_argument("--time-limit", type=_seconds, metavar="S",
+                   help="stop after S seconds (exit status 3 if the answer is incomplete)")
+    s.add_argument("--node-limit", type=_positive_int, metavar="N", help="stop after N nodes")
+    s.add_argument("--seed", type=int, default=None, help="seed for random value selection")
+    s.add_argument("--stats", action="store_true", help="search statistics on standard error")
+
+    parser = _Parser(prog="conundrum", description="Solve puzzles with constraint "
+                     "programming. Exit status: 0 solved, 1 no solution, 2 bad input, "
+                     "3 a limit stopped the search.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    alpha = sub.add_parser("alphametic", parents=[common], help="alphametics and equations",
+                           description="Solve alphametics and equation puzzles, e.g. "
+                           "'SEND + MORE = MONEY'.")
+    alpha.add_argument("equations", nargs="*", metavar="EQUATION",
+                       help="equations (also separated by , or ;)")
+    alpha.add_argument("-f", "--file", help="read equations from FILE, one or more a line")
+    alpha.add_argument("--digits", metavar="LO-HI", help="the digits letters stand for "
+                       "(default 0 to base-1)")
+    alpha.add_argument("--base", type=int, default=10, help="number base, 2 to 36 (default 10)")
+    alpha.add_argument("--no-distinct", action="store_true",
+                       help="different letters may be the same digit")
+    alpha.add_argument("--leading-zeros", action="store_true",
+                       help="the first letter of a word may be 0")
+    alpha.add_argument("--integral", action="store_true",
+                       help="every / is exact integer division (ECLiPSe #=)")
+    alpha.add_argument("--fix", action="append", default=[], metavar="X=D",
+                       help="give letter X the digit D (repeatable)")
+    for name, text in FILE_COMMANDS.items():
+        p = sub.add_parser(name, parents=[common], help=text, description=f"Solve {text}.")
+        p.add_argument("file", metavar="FILE", help="the puzzle file, or - for standard input")
+    for name, text in N_COMMANDS.items():
+        p = sub.add_parser(name, parents=[common], help=text, description=f"Solve: {text}.")
+        p.add_argument("n", metavar="N", help="the board size")
+    return parser
+
+
+# ------------------------------------------------------------------------------ reading input
+
+def read_text(path: str) -> str:
+    """The text of FILE (``-`` is standard input), or a PuzzleError saying what is wrong."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_TEXT * 4 + 1)
+            name = "standard input"
+        else:
+            name = path
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_TEXT * 4 + 1)
+    except FileNotFoundError:
+        raise PuzzleError("no such file", source=path) from None
+    except IsADirectoryError:
+        raise PuzzleError("is a directory, not a file", source=path) from None
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    if len(data) > MAX_TEXT * 4:
+        raise PuzzleError("the file is too large for a puzzle", source=name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(f"not a text file (byte 0x{data[exc.start]:02x} at offset "
+                          f"{exc.start} is not UTF-8)", source=name) from None
+    if len(text) > MAX_TEXT:
+        raise PuzzleError("the file is too large for a puzzle", source=name)
+    return text
+
+
+def _alphametic(args: argparse.Namespace) -> Puzzle:
+    from .puzzles import alphametic as al
+
+    sources = [al.Source(unicodedata.normalize("NFC", eq), f"argument {k}")
+               for k, eq in enumerate(args.equations, 1)]
+    if args.file:
+        text = read_text(args.file)
+        for i, line in enumerate(text.split("\n"), 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                label = f"{args.file}, line {i}"
+                sources.append(al.Source(unicodedata.normalize("NFC", line.rstrip("\r")), label))
+    if not sources:
+        raise PuzzleError("no equation: give one or more, e.g. 'SEND + MORE = MONEY', or -f FILE")
+    opts = al.Options(base=args.base, distinct=not args.no_distinct,
+                      leading_zeros=args.leading_zeros, integral=args.integral)
+    if args.digits is not None:
+        match = re.fullmatch(r"\s*(\d{1,3})\s*(?:-|\.\.)\s*(\d{1,3})\s*", args.digits)
+        if not match:
+            raise PuzzleError(f"--digits must be LO-HI, e.g. 1-9, got {args.digits!r}")
+        opts.digits = (int(match.group(1)), int(match.group(2)))
+    for item in args.fix:
+        match = re.fullmatch(r"\s*(\S+?)\s*=\s*(\d{1,3})\s*", unicodedata.normalize("NFC", item))
+        if not match:
+            raise PuzzleError(f"--fix must be LETTER=DIGIT, e.g. D=5, got {item!r}")
+        opts.fix.append((match.group(1), int(match.group(2))))
+    return al.parse(sources, opts)
+
+
+def make_puzzle(args: argparse.Namespace) -> Puzzle:
+    """Parse the command's input into a Puzzle (PuzzleError / ModelError on bad input)."""
+    if args.command == "alphametic":
+        return _alphametic(args)
+    from importlib import import_module
+
+    module = import_module(f".puzzles.{args.command}", __package__)
+    if args.command in N_COMMANDS:
+        return module.parse(args.n, args.command)
+    text = read_text(args.file)
+    return module.parse(text, "standard input" if args.file == "-" else args.file)
+
+
+# ------------------------------------------------------------------------------------ output
+
+class Progress:
+    """A live progress line on standard error (only used when it is a terminal)."""
+
+    def __init__(self) -> None:
+        self.shown = False
+
+    def __call__(self, stats: Any) -> None:
+        secs = max(getattr(stats, "seconds", 0.0) or 0.0, 1e-9)
+        nodes = getattr(stats, "nodes", 0)
+        line = (f"  {getattr(stats, 'solutions', 0)} solutions, {nodes} nodes, "
+                f"{nodes / secs:,.0f} nodes/s, {secs:.1f} s")
+        sys.stderr.write("\r\x1b[K" + line)
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def _search_options(args: argparse.Namespace, puzzle: Puzzle) -> dict:
+    opts = dict(puzzle.search)
+    for key in ("var_select", "value_select", "method", "time_limit", "node_limit", "seed"):
+        value = getattr(args, key)
+        if value is not None:
+            opts[key] = value
+    return opts
+
+
+def _show(puzzle: Puzzle, sol: Any, args: argparse.Namespace) -> str:
+    if args.json:
+        return json.dumps(puzzle.to_json(sol), ensure_ascii=False)
+    if args.plain:
+        data = puzzle.to_json(sol)
+        if "grid" in data:
+            rows = data["grid"]
+            sep = "" if all(0 <= v <= 9 for row in rows for v in row) else " "
+            return "\n".join(sep.join(str(v) for v in row) for row in rows)
+    return puzzle.render(sol)
+
+
+def _stats_line(stats: Any) -> str:
+    parts = [f"{getattr(stats, k, '?')} {k}" for k in ("solutions", "nodes", "fails",
+                                                       "propagations")]
+    line = "stats: " + ", ".join(parts) + f", {getattr(stats, 'seconds', 0.0):.3f} s"
+    stopped = getattr(stats, "stopped_by", None)
+    if stopped:
+        line += f", stopped by {stopped}"
+    return line
+
+
+def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    """Run the search the options ask for, print the results, return the exit status."""
+    m = puzzle.model
+    opts = _search_options(args, puzzle)
+    progress = Progress() if sys.stderr.isatty() else None
+    if progress:
+        opts["on_progress"] = progress
+    try:
+        if args.count:
+            if args.limit:
+                found = sum(1 for _ in m.solutions(limit=args.limit, **opts))
+            else:
+                found = m.count(**opts)
+            shown: list[Any] = []
+        else:
+            limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
+            found = 0
+            shown = []
+            for sol in m.solutions(limit=limit, **opts):
+                found += 1
+                if args.unique:
+                    shown.append(sol)
+                    continue
+                if progress:
+                    progress.clear()
+                if found > 1 and not args.json:
+                    out("")
+                out(_show(puzzle, sol, args))
+    finally:
+        if progress:
+            progress.clear()
+    stats = m.stats
+    if args.stats:
+        print(_stats_line(stats), file=sys.stderr)
+    stopped = getattr(stats, "stopped_by", None)
+    incomplete = not getattr(stats, "complete", True) and stopped not in (None, "limit")
+    reason = _STOP_REASON.get(stopped, str(stopped))
+    if args.count:
+        if incomplete:
+            print(f"conundrum: {reason} stopped the search after {found} solutions: the count "
+                  "is incomplete", file=sys.stderr)
+            return EXIT_LIMIT
+        out(str(found))
+        return EXIT_SOLVED
+    if args.unique:
+        return _report_unique(puzzle, shown, incomplete, reason, args, out)
+    if found == 0:
+        if incomplete:
+            print(f"conundrum: {reason} stopped the search before any solution was found: "
+                  "the answer is incomplete", file=sys.stderr)
+            return EXIT_LIMIT
+        out("no solution")
+        return EXIT_NO_SOLUTION
+    wanted_more = args.all or (args.limit and found < args.limit)
+    if wanted_more and incomplete:
+        print(f"conundrum: {reason} stopped the search after {found} solutions: there may "
+              "be more", file=sys.stderr)
+        return EXIT_LIMIT
+    return EXIT_SOLVED
+
+
+def _report_unique(puzzle, shown, incomplete, reason, args, out) -> int:
+    if not shown:
+        if incomplete:
+            print(f"conundrum: {reason} stopped the search before any solution was found",
+                  file=sys.stderr)
+            return EXIT_LIMIT
+        out("no solution")
+        return EXIT_NO_SOLUTION
+    out(_show(puzzle, shown[0], args))
+    if len(shown) == 1 and incomplete:
+        print(f"conundrum: {reason} stopped the search: cannot tell whether the solution is "
+              "unique", file=sys.stderr)
+        return EXIT_LIMIT
+    if args.json:
+        if len(shown) > 1:
+            out(_show(puzzle, shown[1], args))
+        out(json.dumps({"unique": len(shown) == 1}))
+        return EXIT_SOLVED
+    if len(shown) > 1:
+        out("")
+        out("a second solution:")
+        out(_show(puzzle, shown[1], args))
+        out("")
+        out("not unique")
+    else:
+        out("")
+        out("unique")
+    return EXIT_SOLVED
+
+
+def _format_error(err: PuzzleError) -> str:
+    msg = "conundrum: " + err.one_line()
+    if err.text is not None and err.column is not None and len(err.text) <= 300:
+        shown = "".join(" " if ch == "\t" else ch for ch in err.text)
+        msg += f"\n  {shown}\n  {' ' * (err.column - 1)}^"
+    return msg
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``conundrum`` command; returns the exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_SOLVED
+    except KeyboardInterrupt:
+        print("conundrum: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        print(f"conundrum: {exc}" if not str(exc).startswith("conundrum") else str(exc),
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+
+    def out(text: str) -> None:
+        print(text, flush=True)
+
+    try:
+        import conundrum as cn
+
+        model_error: type[Exception] = cn.ModelError
+    except (ImportError, AttributeError):  # pragma: no cover - the engine is missing
+        model_error = ValueError
+    try:
+        puzzle = make_puzzle(args)
+        return solve(puzzle, args, out)
+    except PuzzleError as exc:
+        print(_format_error(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except model_error as exc:
+        print(f"conundrum: {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # the last guard: a bug must not look like a traceback
+        print(f"conundrum: internal error, this is a bug (please report it): "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""What every puzzle front-end shares: the input error, the parsed puzzle, text helpers.
+
+A front-end module turns text into a :class:`Puzzle` (a ``conundrum.Model`` plus functions
+that show a solution to people and to programs). It never prints and never exits: bad input
+raises :class:`PuzzleError`, which names the place; the command line formats it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
+
+
+class PuzzleError(ValueError):
+    """Bad puzzle input: a message plus the place (source, line, column) it refers to.
+
+    ``line`` and ``column`` are 1-based or None. ``text`` is the offending line of input; when
+    given together with ``column``, the command line shows it with a ``^`` under the column.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        self.text = text
+
+    def place(self) -> str:
+        """The place as people read it: ``FILE, line 3, column 7``."""
+        parts = []
+        if self.source:
+            parts.append(self.source)
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.column is not None:
+            parts.append(f"column {self.column}")
+        return ", ".join(parts)
+
+    def one_line(self) -> str:
+        """The place and the message on one line."""
+        place = self.place()
+        return f"{place}: {self.message}" if place else self.message
+
+
+@dataclass
+class Puzzle:
+    """A parsed puzzle: the model to solve and how to show one of its solutions."""
+
+    model: Any  # conundrum.Model
+    render: Callable[[Any], str]  # Solution -> text for people (may span lines)
+    to_json: Callable[[Any], dict]  # Solution -> JSON-ready dict
+    search: dict = field(default_factory=dict)  # default search options for this puzzle
+
+
+def value_char(value: int) -> str:
+    """The one-character spelling of a cell value: 1-9, then A=10, B=11, ... Z=35."""
+    if 0 <= value <= 9:
+        return str(value)
+    if 10 <= value <= 35:
+        return chr(ord("A") + value - 10)
+    raise ValueError(f"no one-character spelling for {value}")
+
+
+def draw_grid(rows: list[list[str]], box_rows: int, box_cols: int) -> str:
+    """Draw a grid of strings with a frame and lines between boxes (box-drawing characters).
+
+    ``box_rows`` x ``box_cols`` is the box size; use the grid size for a frame only.
+    """
+    n_cols = len(rows[0]) if rows else 0
+    width = max((len(s) for row in rows for s in row), default=1)
+
+    def rule(left: str, mid: str, right: str) -> str:
+        segs = []
+        for start in range(0, n_cols, box_cols):
+            k = min(box_cols, n_cols - start)
+            segs.append("─" * (k * (width + 1) + 1))
+        return left + mid.join(segs) + right
+
+    out = [rule("┌", "┬", "┐")]
+    for i, row in enumerate(rows):
+        if i and i % box_rows == 0:
+            out.append(rule("├", "┼", "┤"))
+        cells = []
+        for start in range(0, n_cols, box_cols):
+            chunk = row[start : start + box_cols]
+            cells.append(" " + " ".join(s.rjust(width) for s in chunk) + " ")
+        out.append("│" + "│".join(cells) + "│")
+    out.append(rule("└", "┴", "┘"))
+    return "\n".join(out)
+
+
+def parse_int(text: str, what: str, lo: int, hi: int, **place: Any) -> int:
+    """Read a whole number in ``lo..hi`` or raise a PuzzleError naming ``what``."""
+    s = text.strip()
+    digits = s[1:] if s.startswith("-") else s
+    if not digits or len(s) > 12 or not (digits.isascii() and digits.isdigit()):
+        raise PuzzleError(f"{what} must be a whole number, got {text!r}", **place)
+    n = int(s)
+    if not lo <= n <= hi:
+        raise PuzzleError(f"{what} must be between {lo} and {hi}, got {n}", **place)
+    return n

@@ -1,0 +1,292 @@
+"""Reading square grids of values: plain grids and relation grids (SPEC section 5).
+
+Plain grid: one line of N*N characters, or N lines of N characters (spaces, ``|`` and rule
+lines of ``-``/``+``/box-drawing characters are ignored), or N lines of N space-separated
+numbers. A blank is ``.``, ``0`` or ``_``; values above 9 are ``A`` (10), ``B`` (11), ...
+
+Relation grid: cell rows alternate with relation rows. Between two cells of a cell row,
+``<`` or ``>`` relates the neighbours; in a relation row, ``^`` under a cell says that cell is
+smaller than the one below it and ``v`` that it is larger. Lines starting with ``#`` are
+comments everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .base import PuzzleError
+
+BOX_CHARS = set("─│┼┌┐└┘├┤┬┴═║╬╔╗╚╝╠╣╦╩━┃╋")
+RULE_CHARS = set("-+=|_") | BOX_CHARS
+BLANKS = set(".0")
+
+
+@dataclass
+class Clue:
+    """A given value and where it was written (1-based line and column)."""
+
+    value: int | None
+    line: int
+    column: int
+
+
+@dataclass
+class Relation:
+    """``small`` < ``large`` between two cells (row, col), written at line/column."""
+
+    small: tuple[int, int]
+    large: tuple[int, int]
+    line: int
+    column: int
+    symbol: str
+
+
+@dataclass
+class Grid:
+    """A parsed square grid: clues[r][c] and the relations (empty for plain grids)."""
+
+    size: int
+    clues: list[list[Clue]]
+    relations: list[Relation] = field(default_factory=list)
+    source: str = ""
+
+
+def check_text(text: str, source: str) -> list[str]:
+    """Split into lines (tabs expanded) and refuse control characters, naming the place."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines, 1):
+        for j, ch in enumerate(line, 1):
+            if ch != "\t" and ch != "\r" and not ch.isprintable():
+                raise PuzzleError(f"unexpected character {ch!r} (not text)", source=source,
+                                  line=i, column=j)
+    return [line.rstrip("\r").expandtabs(8) for line in lines]
+
+
+def cell_value(ch: str, source: str, line: int, col: int) -> int | None:
+    """The value of a one-character cell: None for a blank, 1-9, A=10 ... Z=35."""
+    if ch in BLANKS:
+        return None
+    if "1" <= ch <= "9":
+        return int(ch)
+    if "A" <= ch <= "Z":
+        return ord(ch) - ord("A") + 10
+    raise PuzzleError(f"unexpected {ch!r} in the grid (a cell is a digit, a letter A-Z "
+                      "or '.')", source=source, line=line, column=col)
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("#")
+
+
+def _is_rule(line: str) -> bool:
+    s = line.strip()
+    return bool(s) and all(ch in RULE_CHARS or ch.isspace() for ch in s)
+
+
+def looks_like_relation_grid(text: str) -> bool:
+    """True when the text uses relation symbols (``<``, ``>``, ``^`` or a ``v`` row)."""
+    for line in text.split("\n"):
+        if _is_comment(line):
+            continue
+        if any(ch in "<>^" for ch in line):
+            return True
+        s = line.strip()
+        if s and "v" in s and all(ch in "v^ -|+" for ch in s):
+            return True
+    return False
+
+
+def read_plain(text: str, source: str) -> Grid:
+    """Read a plain square grid (one-line, character rows or number rows)."""
+    lines = check_text(text, source)
+    rows: list[tuple[int, str]] = [
+        (i, line) for i, line in enumerate(lines, 1)
+        if line.strip() and not _is_comment(line) and not _is_rule(line)
+    ]
+    if not rows:
+        raise PuzzleError("no grid: the input is empty", source=source)
+    if len(rows) == 1:
+        i, line = rows[0]
+        cells = [(j, ch) for j, ch in enumerate(line, 1) if not ch.isspace()]
+        n = int(round(len(cells) ** 0.5))
+        if n * n != len(cells) or n < 2:
+            raise PuzzleError(f"a one-line grid needs a square number of cells (16, 81, 256 "
+                              f"or 625), found {len(cells)}", source=source, line=i)
+        clues = [[Clue(cell_value(ch, source, i, j), i, j) for j, ch in cells[r * n : r * n + n]]
+                 for r in range(n)]
+        return Grid(n, clues, source=source)
+    n = len(rows)
+    token_rows = [_tokens(line) for _, line in rows]
+    numeric = all(len(toks) == n for toks in token_rows) and any(
+        len(tok) > 1 for toks in token_rows for _, tok in toks)
+    clues = []
+    for (i, line), toks in zip(rows, token_rows, strict=True):
+        if numeric:
+            row = [Clue(_number(tok, source, i, j), i, j) for j, tok in toks]
+        else:
+            row = [Clue(cell_value(ch, source, i, j), i, j)
+                   for j, ch in enumerate(line, 1)
+                   if not (ch.isspace() or ch in RULE_CHARS)]
+        if len(row) != n:
+            raise PuzzleError(f"{len(row)} cells in this row, expected {n} (the grid has "
+                              f"{n} rows)", source=source, line=i)
+        clues.append(row)
+    return Grid(n, clues, source=source)
+
+
+def _tokens(line: str) -> list[tuple[int, str]]:
+    out, j, n = [], 0, len(line)
+    while j < n:
+        if line[j].isspace() or line[j] in RULE_CHARS:
+            j += 1
+            continue
+        k = j
+        while k < n and not (line[k].isspace() or line[k] in RULE_CHARS):
+            k += 1
+        out.append((j + 1, line[j:k]))
+        j = k
+    return out
+
+
+def _number(tok: str, source: str, line: int, col: int) -> int | None:
+    if tok in BLANKS:
+        return None
+    if tok.isascii() and tok.isdigit() and len(tok) <= 3:
+        return int(tok) or None
+    if len(tok) == 1:
+        return cell_value(tok, source, line, col)
+    raise PuzzleError(f"unexpected {tok!r} in the grid (expected a number or '.')",
+                      source=source, line=line, column=col)
+
+
+def read_relations(text: str, source: str) -> Grid:
+    """Read a relation grid (Greater-Than Sudoku, Futoshiki)."""
+    lines = check_text(text, source)
+    cell_rows: list[tuple[int, list[tuple[int, int | None]]]] = []  # (line, [(col0, value)])
+    relations: list[Relation] = []
+    pending: list[tuple[int, str]] = []  # relation lines after the last cell row
+    for i, line in enumerate(lines, 1):
+        if _is_comment(line):
+            continue
+        if any(ch in BLANKS or "1" <= ch <= "9" or "A" <= ch <= "Z" for ch in line):
+            _attach_vertical(pending, cell_rows, relations, source)
+            pending = []
+            cell_rows.append((i, _cell_row(line, i, len(cell_rows), relations, source)))
+        elif line.strip():
+            for j, ch in enumerate(line, 1):
+                if not (ch.isspace() or ch in "^v" or ch in RULE_CHARS):
+                    raise PuzzleError(f"unexpected {ch!r} in a relation row (use ^, v or "
+                                      "spaces)", source=source, line=i, column=j)
+            if any(ch in "^v" for ch in line):
+                if not cell_rows:
+                    raise PuzzleError("a relation row before the first row of cells",
+                                      source=source, line=i)
+                pending.append((i, line))
+    if any(True for _ in pending):
+        raise PuzzleError("a relation row after the last row of cells", source=source,
+                          line=pending[0][0])
+    if not cell_rows:
+        raise PuzzleError("no grid: the input has no row of cells", source=source)
+    n = len(cell_rows)
+    clues = []
+    for i, row in cell_rows:
+        if len(row) != n:
+            raise PuzzleError(f"{len(row)} cells in this row, expected {n} (the grid has "
+                              f"{n} rows)", source=source, line=i)
+        clues.append([Clue(v, i, j + 1) for j, v in row])
+    for rel in relations:
+        for r, c in (rel.small, rel.large):
+            if r >= n or c >= n:
+                raise PuzzleError(f"{rel.symbol!r} relates a cell outside the grid",
+                                  source=source, line=rel.line, column=rel.column)
+    return Grid(n, clues, relations, source)
+
+
+def _cell_row(line: str, i: int, r: int, relations: list[Relation], source: str):
+    cells: list[tuple[int, int | None]] = []
+    sep: list[tuple[int, str]] = []
+    for j, ch in enumerate(line):
+        if ch in BLANKS or "1" <= ch <= "9" or "A" <= ch <= "Z":
+            if len(sep) > 1:
+                raise PuzzleError("two relation symbols between the same cells", source=source,
+                                  line=i, column=sep[1][0] + 1)
+            if sep and not cells:
+                raise PuzzleError(f"{sep[0][1]!r} before the first cell of the row",
+                                  source=source, line=i, column=sep[0][0] + 1)
+            if sep:
+                c = len(cells)
+                a, b = (r, c - 1), (r, c)
+                small, large = (a, b) if sep[0][1] == "<" else (b, a)
+                relations.append(Relation(small, large, i, sep[0][0] + 1, sep[0][1]))
+            cells.append((j, cell_value(ch, source, i, j + 1)))
+            sep = []
+        elif ch in "<>":
+            sep.append((j, ch))
+        elif not (ch.isspace() or ch in RULE_CHARS):
+            raise PuzzleError(f"unexpected {ch!r} in a row of cells (a cell is a digit, a "
+                              "letter A-Z or '.'; between cells use <, >, | or spaces)",
+                              source=source, line=i, column=j + 1)
+    if sep:
+        raise PuzzleError(f"{sep[0][1]!r} after the last cell of the row", source=source,
+                          line=i, column=sep[0][0] + 1)
+    return cells
+
+
+def _attach_vertical(pending, cell_rows, relations, source) -> None:
+    """Turn the ^/v marks between the last cell row and the next one into relations."""
+    if not pending:
+        return
+    if len(pending) > 1:
+        raise PuzzleError("two relation rows between the same rows of cells", source=source,
+                          line=pending[1][0])
+    i, line = pending[0]
+    r = len(cell_rows) - 1
+    above = {col: c for c, (col, _) in enumerate(cell_rows[-1][1])}
+    for j, ch in enumerate(line):
+        if ch in "^v":
+            if j not in above:
+                raise PuzzleError(f"{ch!r} is not under a cell of line {cell_rows[-1][0]}",
+                                  source=source, line=i, column=j + 1)
+            c = above[j]
+            up, down = (r, c), (r + 1, c)
+            small, large = (up, down) if ch == "^" else (down, up)
+            relations.append(Relation(small, large, i, j + 1, ch))
+
+
+def check_clues(grid: Grid, box: tuple[int, int] | None, what: str) -> None:
+    """Refuse clues out of range, repeated in a row/column/box, or breaking a relation."""
+    n = grid.size
+    src = grid.source
+    for row in grid.clues:
+        for clue in row:
+            if clue.value is not None and not 1 <= clue.value <= n:
+                raise PuzzleError(f"{clue.value} is not a value of a {n}x{n} {what} (1-{n})",
+                                  source=src, line=clue.line, column=clue.column)
+    groups: list[tuple[str, list[Clue]]] = []
+    for r in range(n):
+        groups.append((f"row {r + 1}", grid.clues[r]))
+    for c in range(n):
+        groups.append((f"column {c + 1}", [grid.clues[r][c] for r in range(n)]))
+    if box:
+        bh, bw = box
+        for br in range(0, n, bh):
+            for bc in range(0, n, bw):
+                cells = [grid.clues[r][c] for r in range(br, br + bh) for c in range(bc, bc + bw)]
+                groups.append((f"the box at row {br + 1}, column {bc + 1}", cells))
+    for name, cells in groups:
+        seen: dict[int, Clue] = {}
+        for clue in cells:
+            if clue.value is None:
+                continue
+            if clue.value in seen:
+                first = seen[clue.value]
+                raise PuzzleError(f"{clue.value} appears twice in {name} (also at line "
+                                  f"{first.line}, column {first.column})", source=src,
+                                  line=clue.line, column=clue.column)
+            seen[clue.value] = clue
+    for rel in grid.relations:
+        a = grid.clues[rel.small[0]][rel.small[1]].value
+        b = grid.clues[rel.large[0]][rel.large[1]].value
+        if a is not None and b is not None and not a < b:
+            raise PuzzleError(f"{rel.symbol!r} does not hold between the given {a} and {b}",
+                              source=src, line=rel.line, column=rel.column)

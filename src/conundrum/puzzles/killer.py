@@ -1,0 +1,45 @@
+"""Killer Sudoku: Sudoku rules plus cages whose different digits add up to a given sum.
+
+The file is a cage map (one label per cell) and one ``LABEL=SUM`` rule per cage, see
+:mod:`conundrum.puzzles.cages`.
+"""
+
+from __future__ import annotations
+
+from math import isqrt
+
+from .base import Puzzle, PuzzleError
+from .cages import read_cages
+from .latin import draw_values, latin_model, values
+
+SIZES = (4, 9, 16, 25)
+
+
+def parse(text: str, source: str = "") -> Puzzle:
+    """Parse a Killer Sudoku into a puzzle."""
+    import conundrum as cn
+
+    cm = read_cages(text, source, ops=False)
+    n = cm.size
+    if n not in SIZES:
+        raise PuzzleError(f"a Killer Sudoku has 4, 9, 16 or 25 rows; this map has {n}",
+                          source=source)
+    b = isqrt(n)
+    m, x = latin_model(n, (b, b))
+    for cage in cm.cages:
+        place = {"source": source, "line": cage.line, "column": cage.column}
+        if len(cage.cells) > n:
+            raise PuzzleError(f"cage {cage.label!r} has {len(cage.cells)} cells, more than "
+                              f"the {n} different digits", **place)
+        cells = [x[r][c] for r, c in cage.cells]
+        m += cn.sum(cells) == cage.target
+        if len(cells) > 1:
+            m += cn.all_different(cells)
+
+    def render(sol) -> str:
+        return draw_values(values(sol, x), (b, b))
+
+    def to_json(sol) -> dict:
+        return {"grid": values(sol, x)}
+
+    return Puzzle(m, render, to_json, {"var_select": "first_fail"})

@@ -1,0 +1,77 @@
+"""Helpers shared by the grid puzzles: Latin-square models, clues, relations and drawing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import draw_grid, value_char
+from .grid import Grid
+
+
+def latin_model(n: int, box: tuple[int, int] | None = None) -> tuple[Any, Any]:
+    """A model with an n x n matrix of 1..n, rows and columns all different (boxes too)."""
+    import conundrum as cn
+
+    m = cn.Model()
+    x = m.int_matrix(n, n, 1, n, "cell")
+    for row in x.rows:
+        m += cn.all_different(row)
+    for col in x.columns:
+        m += cn.all_different(col)
+    if box:
+        bh, bw = box
+        for br in range(0, n, bh):
+            for bc in range(0, n, bw):
+                m += cn.all_different(x[br : br + bh, bc : bc + bw].flat)
+    return m, x
+
+
+def post_grid(m: Any, x: Any, grid: Grid) -> None:
+    """Post the givens and the < relations of a parsed grid."""
+    for r, row in enumerate(grid.clues):
+        for c, clue in enumerate(row):
+            if clue.value is not None:
+                m += x[r][c] == clue.value
+    for rel in grid.relations:
+        (a, b), (c, d) = rel.small, rel.large
+        m += x[a][b] < x[c][d]
+
+
+def values(sol: Any, x: Any) -> list[list[int]]:
+    """The solution's matrix as lists of ints."""
+    return [[sol[v] for v in row] for row in x.rows]
+
+
+def draw_values(vals: list[list[int]], box: tuple[int, int] | None) -> str:
+    """Draw a matrix of numbers with box lines (a frame only when box is None)."""
+    n = len(vals)
+    bh, bw = box if box else (n, len(vals[0]) if vals else 1)
+    return draw_grid([[str(v) for v in row] for row in vals], bh, bw)
+
+
+def draw_relations(vals: list[list[int]], grid: Grid) -> str:
+    """Draw a solved relation grid (Futoshiki) in its input layout, inside a frame."""
+    n = len(vals)
+    horiz: dict[tuple[int, int], str] = {}
+    vert: dict[tuple[int, int], str] = {}
+    for rel in grid.relations:
+        (r1, c1), (r2, c2) = rel.small, rel.large
+        if r1 == r2:
+            left = min(c1, c2)
+            horiz[(r1, left)] = "<" if c1 < c2 else ">"
+        else:
+            up = min(r1, r2)
+            vert[(up, c1)] = "^" if r1 < r2 else "v"
+    lines = []
+    for r in range(n):
+        s = value_char(vals[r][0])
+        for c in range(1, n):
+            s += horiz.get((r, c - 1), " ") + value_char(vals[r][c])
+        lines.append(s)
+        if r < n - 1:
+            lines.append(" ".join(vert.get((r, c), " ") for c in range(n)))
+    width = 2 * n - 1
+    out = ["┌" + "─" * (width + 2) + "┐"]
+    out += ["│ " + line.ljust(width) + " │" for line in lines]
+    out.append("└" + "─" * (width + 2) + "┘")
+    return "\n".join(out)

@@ -1,0 +1,34 @@
+"""Normal magic squares: 1..N*N once each, every row, column and diagonal with the same sum."""
+
+from __future__ import annotations
+
+from .base import Puzzle, parse_int
+from .latin import draw_values
+
+MAX_N = 12
+
+
+def parse(text: str, source: str = "N") -> Puzzle:
+    """Build the magic square puzzle of order N (``text`` is N)."""
+    import conundrum as cn
+
+    n = parse_int(text, "N", 1, MAX_N, source=source)
+    total = n * (n * n + 1) // 2
+    m = cn.Model()
+    x = m.int_matrix(n, n, 1, n * n, "cell")
+    m += cn.all_different(x.flat)
+    for line in list(x.rows) + list(x.columns):
+        m += cn.sum(line) == total
+    m += cn.sum(x[i][i] for i in range(n)) == total
+    m += cn.sum(x[i][n - 1 - i] for i in range(n)) == total
+
+    def vals(sol) -> list[list[int]]:
+        return [[sol[v] for v in row] for row in x.rows]
+
+    def render(sol) -> str:
+        return draw_values(vals(sol), None) + f"\nmagic sum {total}"
+
+    def to_json(sol) -> dict:
+        return {"grid": vals(sol)}
+
+    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
