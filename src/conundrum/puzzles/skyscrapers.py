@@ -82,20 +82,20 @@ def parse(text: str, source: str = "") -> Puzzle:
         seen(row[::-1], right[r])
 
     def render(sol) -> str:
-        vals = values(sol, x)
-        grid = draw_values(vals, None).split("\n")
+        grid = draw_values(values(sol, x), None).split("\n")
+        w = len(str(n))
 
         def clue(v: int | None) -> str:
-            return " " if v is None else str(v)
+            return (" " if v is None else str(v)).rjust(w)
 
-        w = len(str(n))
-        head = "  " + " " + " ".join(clue(v).rjust(w) for v in top)
-        foot = "  " + " " + " ".join(clue(v).rjust(w) for v in bottom)
-        body = [" " + " " + grid[0]]
-        for r in range(n):
-            body.append(clue(left[r]) + " " + grid[r + 1] + " " + clue(right[r]))
-        body.append("  " + grid[-1])
-        return "\n".join([" " + head, *body, " " + foot])
+        def clue_line(vs: list[int | None]) -> list[str]:
+            line = " " * (w + 3) + " ".join(clue(v) for v in vs)
+            return [line.rstrip()] if line.strip() else []
+
+        body = [" " * (w + 1) + grid[0]]
+        body += [f"{clue(left[r])} {grid[r + 1]} {clue(right[r])}".rstrip() for r in range(n)]
+        body.append(" " * (w + 1) + grid[-1])
+        return "\n".join(clue_line(top) + body + clue_line(bottom))
 
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
