@@ -404,8 +404,19 @@ def const(k: int) -> Expr:
     return Expr(f"({k})" if k < 0 else str(k), lambda t: k, lambda t: k)
 
 
+def has_var(e: Expr) -> bool:
+    """Whether the expression's source mentions a variable (x0, x1, ...)."""
+    return "x" in e.src
+
+
 def binop(op: str, a: Expr, b: Expr) -> Expr:
-    """``a op b`` for + - * / // % (Python semantics; / exact, undefined by zero)."""
+    """``a op b`` for + - * / // % (Python semantics; / exact, undefined by zero).
+
+    Between two constants Python itself would compute ``/`` (a float!), ``//`` or ``%``
+    without the API, so then the left operand is replaced by ``x0``.
+    """
+    if op in ("/", "//", "%") and not has_var(a) and not has_var(b):
+        a = var(0)
     src = f"({a.src} {op} {b.src})"
     if op == "+":
         return Expr(src, lambda t: a.fn(t) + b.fn(t), lambda t: a.ifn(t) + b.ifn(t))
@@ -439,6 +450,8 @@ def unop(op: str, a: Expr, k: int = 0) -> Expr:
 
 def call(fname: str, args: Sequence[Expr]) -> Expr:
     """``cn.min``, ``cn.max`` (all arguments evaluated) or ``cn.exact_div``."""
+    if fname == "exact_div" and not any(has_var(a) for a in args):
+        args = [var(0), *args[1:]]
     src = f"cn.{fname}({', '.join(a.src for a in args)})"
     if fname == "exact_div":
         a, b = args
@@ -450,7 +463,13 @@ def call(fname: str, args: Sequence[Expr]) -> Expr:
 
 
 def relation(op: str, a: Expr, b: Expr) -> Expr:
-    """A comparison, as a constraint whose meaning is a bool."""
+    """A comparison, as a constraint whose meaning is a bool.
+
+    A comparison of two constants would be a plain Python bool, not a constraint, so then
+    the left side is replaced by ``x0``.
+    """
+    if not has_var(a) and not has_var(b):
+        a = var(0)
     r = RELATIONS[op]
     return Expr(f"({a.src} {op} {b.src})", lambda t: r(a.fn(t), b.fn(t)),
                 lambda t: r(a.ifn(t), b.ifn(t)))
