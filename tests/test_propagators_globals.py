@@ -180,15 +180,23 @@ SMALL_DOM = st.frozensets(st.integers(-3, 6), min_size=1, max_size=5)
 
 @st.composite
 def specs_strategy(draw, min_n=2, max_n=5, max_big=0, max_size=5):
+    """2-5 variables; the values come from -3..top, a narrow top makes Hall sets frequent."""
     n = draw(st.integers(min_n, max_n))
+    top = draw(st.integers(-1, 6))
     specs = []
     big = 0
     for _ in range(n):
-        if big < max_big and draw(st.integers(0, 4)) == 0:
+        kind = draw(st.integers(0, 5))
+        if big < max_big and kind == 0:
             specs.append(("big", draw(st.integers(-3, 6))))
             big += 1
+        elif kind == 1:  # an interval
+            lo = draw(st.integers(-3, top))
+            hi = draw(st.integers(lo, min(top, lo + max_size - 1)))
+            specs.append(frozenset(range(lo, hi + 1)))
         else:
-            specs.append(draw(st.frozensets(st.integers(-3, 6), min_size=1, max_size=max_size)))
+            specs.append(draw(st.frozensets(st.integers(-3, top), min_size=1,
+                                            max_size=max_size)))
     return specs
 
 
@@ -342,3 +350,25 @@ def test_bounds_hall_interval_with_bounds_only_variable():
     s, xs = build([{1, 2}, {1, 2}, ("big", 1)])
     assert post(s, AllDifferentDomain, xs)
     assert xs[2].lo == 3
+
+
+def test_bounds_upper_hall_interval():
+    s, xs = build([{2, 3}, {2, 3}, {1, 2, 3}])
+    assert post(s, AllDifferentBounds, xs)
+    assert _domains(xs) == [[2, 3], [2, 3], [1]]
+
+
+def test_bounds_holes_reach_fixpoint():
+    # the Hall interval {1,2} pushes x2 to 3, a hole: x2 = 4, so x3 = 3
+    specs = [{1, 2}, {1, 2}, {1, 2, 4}, {3, 4}]
+    s, xs = build(specs)
+    assert post(s, AllDifferentBounds, xs)
+    assert _domains(xs) == [[1, 2], [1, 2], [4], [3]]
+    run_checks(specs, AllDifferentBounds, all_different, gac=False, bounds_relax=True)
+
+
+def test_bounds_fixed_by_hall_interval_is_eliminated():
+    # x2 is fixed to 3 by the Hall interval {1,2}; 3 is interior to x3: value elimination
+    s, xs = build([{1, 2}, {1, 2}, {1, 2, 3}, {0, 3, 5}])
+    assert post(s, AllDifferentBounds, xs)
+    assert _domains(xs) == [[1, 2], [1, 2], [3], [0, 5]]
