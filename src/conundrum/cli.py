@@ -29,6 +29,10 @@ FILE_COMMANDS = {
     "skyscrapers": "a Skyscrapers puzzle (clues around the grid)",
 }
 N_COMMANDS = {"queens": "place N queens on an N x N board", "magic": "a magic square of order N"}
+def _solutions(k: int) -> str:
+    return f"{k} solution" if k == 1 else f"{k} solutions"
+
+
 _STOP_REASON = {"time_limit": "the time limit", "node_limit": "the node limit",
                 "lds": "limited discrepancy search (lds)", "bbs": "bounded backtracking (bbs)"}
 
@@ -286,7 +290,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
     reason = _STOP_REASON.get(stopped, str(stopped))
     if args.count:
         if incomplete:
-            print(f"conundrum: {reason} stopped the search after {found} solutions: the count "
+            print(f"conundrum: {reason} stopped the search after {_solutions(found)}: the count "
                   "is incomplete", file=sys.stderr)
             return EXIT_LIMIT
         out(str(found))
@@ -302,7 +306,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
         return EXIT_NO_SOLUTION
     wanted_more = args.all or (args.limit and found < args.limit)
     if wanted_more and incomplete:
-        print(f"conundrum: {reason} stopped the search after {found} solutions: there may "
+        print(f"conundrum: {reason} stopped the search after {_solutions(found)}: there may "
               "be more", file=sys.stderr)
         return EXIT_LIMIT
     return EXIT_SOLVED

@@ -375,7 +375,6 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
         lines = [_substitute(eq, vals, opt.base) for eq in eqs]
         if letters:
             width = [max(len(ch), len(str(vals[ch]))) for ch in letters]
-            lines.append("")
             lines.append(" ".join(ch.rjust(w) for ch, w in zip(letters, width, strict=True)))
             lines.append(" ".join(str(vals[ch]).rjust(w)
                                   for ch, w in zip(letters, width, strict=True)))
