@@ -136,20 +136,32 @@ class Node:
     kind: str  # "num", "word", "neg", "pos", an operator, or "rel"
     tok: Token
     args: list[Node] = field(default_factory=list)
+    const: int | None = None  # the value of a word-free + - * ** subtree
+
+
+_CONST_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "**": operator.pow}
 
 
 def _reduce(op: Token, kind: str, operands: list[Node], src: Source) -> None:
     if kind in ("neg", "pos"):
-        operands.append(Node(kind, op, [operands.pop()]))
+        arg = operands.pop()
+        const = None if arg.const is None else -arg.const if kind == "neg" else arg.const
+        operands.append(Node(kind, op, [arg], const))
         return
     right = operands.pop()
     left = operands.pop()
     if kind == "**":
-        if right.kind != "num":
-            raise _error("the exponent must be a number (a literal like 2)", src, right.tok.pos)
-        if int(right.tok.value) > MAX_EXPONENT:
-            raise _error(f"exponent too large (at most {MAX_EXPONENT})", src, right.tok.pos)
-    operands.append(Node(kind, op, [left, right]))
+        if right.const is None:
+            raise _error("the exponent must be a constant (a number like 2)", src, right.tok.pos)
+        if not 0 <= right.const <= MAX_EXPONENT:
+            raise _error(f"the exponent must be between 0 and {MAX_EXPONENT}", src,
+                         right.tok.pos)
+    const = None
+    if kind in _CONST_OPS and left.const is not None and right.const is not None:
+        if kind == "**" and abs(left.const).bit_length() * right.const > 100_000:
+            raise _error("number too large", src, op.pos)
+        const = _CONST_OPS[kind](left.const, right.const)
+    operands.append(Node(kind, op, [left, right], const))
 
 
 def parse_equation(toks: list[Token], src: Source) -> Node:
@@ -171,7 +183,8 @@ def parse_equation(toks: list[Token], src: Source) -> Node:
             if tok.kind in ("num", "word"):
                 if tok.kind == "word" and len(tok.text) > MAX_WORD:
                     raise _error(f"word too long (more than {MAX_WORD} letters)", src, tok.pos)
-                operands.append(Node(tok.kind, tok))
+                const = int(tok.value) if tok.kind == "num" else None
+                operands.append(Node(tok.kind, tok, [], const))
                 expect_operand = False
             elif tok.kind == "op" and tok.value in ("-", "+"):
                 ops.append((tok, "neg" if tok.value == "-" else "pos"))
@@ -452,7 +465,7 @@ def _combine(node: Node, args: list, var: dict, base: int, fixed, cn):
     if kind == "*":
         return a * b
     if kind == "**":
-        return a**b
+        return a ** node.args[1].const
     a = fixed(a)  # / // % on two constants: let conundrum apply its own semantics
     if kind == "/":
         return a / b
