@@ -1,0 +1,87 @@
+"""Run (instance, system) pairs as separate processes, time them, verify the answers."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from instances import Instance
+from systems import System
+from verify import verify
+
+OK, TIMEOUT, WRONG, ERROR, SKIPPED, ABSENT = "ok", "timeout", "WRONG", "error", "skipped", "absent"
+
+
+@dataclass
+class Cell:
+    """The outcome of one (instance, system) pair over its runs."""
+
+    instance: str
+    system: str
+    status: str
+    wall: list[float] = field(default_factory=list)  # whole-process seconds, verified runs
+    solver: list[float] = field(default_factory=list)  # the solver's own time, where given
+    note: str = ""
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.wall) if self.status == OK and self.wall else None
+
+    @property
+    def solver_median(self) -> float | None:
+        return statistics.median(self.solver) if self.status == OK and self.solver else None
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.update(median=self.median, solver_median=self.solver_median)
+        return d
+
+
+def _tail(text: str, n: int = 300) -> str:
+    text = " ".join(text.strip().split())
+    return text[-n:]
+
+
+def measure(inst: Instance, system: System, runs: int, timeout: float,
+            log=print) -> Cell:
+    """Run one pair `runs` times (stopping at the first failure) and verify each answer."""
+    cell = Cell(inst.name, system.name, OK)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        try:
+            cmd = system.prepare(inst, Path(tmp))
+        except Exception as exc:  # a peer that cannot even build this model
+            cell.status, cell.note = ERROR, f"prepare: {_tail(str(exc))}"
+            return cell
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                                      stdin=subprocess.DEVNULL, cwd=tmp)
+            except subprocess.TimeoutExpired:
+                cell.status, cell.note = TIMEOUT, f"> {timeout:g} s"
+                break
+            wall = time.perf_counter() - t0
+            rep = system.parse(proc.stdout)
+            problem = verify(inst, rep)
+            if proc.returncode != 0 and problem is not None:
+                cell.status = ERROR
+                cell.note = f"exit {proc.returncode}: {_tail(proc.stderr or proc.stdout)}"
+                break
+            if problem is not None:
+                cell.status, cell.note = WRONG, problem
+                log(f"!!! WRONG ANSWER: {system.name} on {inst.name}: {problem}",
+                    file=sys.stderr)
+                break
+            cell.wall.append(wall)
+            if rep.solver_time is not None:
+                cell.solver.append(rep.solver_time)
+            if rep.notes:
+                cell.note = "; ".join(rep.notes)
+    if cell.status != OK:
+        cell.wall, cell.solver = [], []
+    return cell

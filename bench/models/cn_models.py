@@ -1,0 +1,114 @@
+"""conundrum models, written against the public API (SPEC section 3, docs/API-NOTES.md)."""
+
+from __future__ import annotations
+
+import time
+
+import conundrum as cn
+from instances import Instance
+from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+
+
+def _num(word: str, v: dict) -> object:
+    return cn.sum(k * v[ch] for k, ch in word_terms(word))
+
+
+def _timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
+
+
+def build(inst: Instance) -> tuple[cn.Model, list, object]:
+    """The model, its variables in the instance's canonical order, and the objective."""
+    m = cn.Model()
+    p = inst.params
+    if inst.family == "snake":
+        A, B, C, D, E, F, G, H, I = m.int_vars("A B C D E F G H I", 1, 9)
+        m += cn.all_different([A, B, C, D, E, F, G, H, I])
+        eq = A + 13 * B / C + D + 12 * E - F - 11 + G * H / I - 10 == 66
+        m += cn.integral(eq) if p["integral"] else eq
+        return m, [A, B, C, D, E, F, G, H, I], None
+    if inst.family == "alphametic":
+        a = alpha(inst)
+        v = dict(zip(a.letters, m.int_vars(" ".join(a.letters), 0, 9), strict=True))
+        m += cn.all_different(list(v.values()))
+        m += [v[ch] != 0 for ch in sorted(a.leading)]
+        m += cn.sum(_num(w, v) for w in a.addends) == _num(a.result, v)
+        obj = _num(p["objective"], v) if "objective" in p else None
+        return m, [v[ch] for ch in inst.names], obj
+    if inst.family == "eqgrid":
+        v = dict(zip(inst.names, m.int_vars(" ".join(inst.names), 0, 9), strict=True))
+        m += [v[ch] != 0 for ch in sorted(eq_leading(p["equations"]))]
+        for eq in p["equations"]:
+            x, op, y, z = eq_parts(eq)
+            a, b, c = _num(x, v), _num(y, v), _num(z, v)
+            rel = {"+": a + b == c, "-": a - b == c, "*": a * b == c, "/": a / b == c}[op]
+            m += rel
+        return m, [v[ch] for ch in inst.names], None
+    if inst.family == "sudoku":
+        n = p["n"]
+        g = m.int_matrix(n, n, 1, n, "c")
+        for i in range(n):
+            m += cn.all_different(g.rows[i])
+            m += cn.all_different(g.columns[i])
+        for box in boxes(n):
+            m += cn.all_different([g[r][c] for r, c in box])
+        m += [g[r][c] == val for r, row in enumerate(p["givens"])
+              for c, val in enumerate(row) if val]
+        m += [g[r1][c1] < g[r2][c2] for r1, c1, r2, c2 in p["lt"]]
+        return m, g.flat, None
+    if inst.family == "queens":
+        n = p["n"]
+        q = m.int_vars(n, 0, n - 1, "q")
+        m += cn.all_different(q)
+        m += cn.all_different([q[i] + i for i in range(n)])
+        m += cn.all_different([q[i] - i for i in range(n)])
+        return m, q, None
+    if inst.family == "magic":
+        n = p["n"]
+        s = n * (n * n + 1) // 2
+        g = m.int_matrix(n, n, 1, n * n, "x")
+        m += cn.all_different(g.flat)
+        m += [cn.sum(row) == s for row in g.rows]
+        m += [cn.sum(col) == s for col in g.columns]
+        m += cn.sum(g[i][i] for i in range(n)) == s
+        m += cn.sum(g[i][n - 1 - i] for i in range(n)) == s
+        return m, g.flat, None
+    if inst.family == "golomb":
+        n = p["n"]
+        x = m.int_vars(n, 0, golomb_ub(n), "m")
+        m += x[0] == 0
+        m += cn.increasing(x, strict=True)
+        m += cn.all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
+        m += x[1] - x[0] < x[n - 1] - x[n - 2]  # symmetry breaking (CSPLib prob006)
+        return m, x, x[-1]
+    raise ValueError(f"no conundrum model for {inst.family}")
+
+
+def options(inst: Instance) -> dict:
+    """Search options a user would pick (first-fail for grids and queens, as in the seed)."""
+    if inst.family in ("sudoku", "queens"):
+        return {"var_select": "first_fail"}
+    return {}
+
+
+def solve(inst: Instance) -> Report:
+    m, xs, obj = build(inst)
+    opts = options(inst)
+    rep = Report()
+    if inst.kind == "count":
+        rep.count, rep.solver_time = _timed(lambda: m.count(**opts))
+    elif inst.kind == "all":
+        sols, rep.solver_time = _timed(lambda: list(m.solutions(**opts)))
+        rep.solutions = [tuple(s[x] for x in xs) for s in sols]
+    elif inst.kind == "one":
+        sol, rep.solver_time = _timed(lambda: m.solve(**opts))
+        rep.solutions = [tuple(sol[x] for x in xs)] if sol is not None else []
+    else:
+        fn = m.minimize if inst.kind == "min" else m.maximize
+        sol, rep.solver_time = _timed(lambda: fn(obj, **opts))
+        if sol is not None:
+            rep.objective = int(sol.value(obj))
+            rep.solutions = [tuple(sol[x] for x in xs)]
+    return rep

@@ -1,0 +1,103 @@
+"""CPMpy models with its default solver (OR-Tools CP-SAT), written in CPMpy's numpy style.
+Rational division is multiplied out (CPMpy has only integer division)."""
+
+from __future__ import annotations
+
+import time
+
+import cpmpy as cp
+import numpy as np
+
+from instances import Instance
+from models.common import Report, alpha, eq_leading, eq_parts, golomb_ub, word_terms
+
+
+def _num(word: str, v: dict):
+    return cp.sum([k * v[ch] for k, ch in word_terms(word)])
+
+
+def build(inst: Instance):
+    """(model, canonical variables, objective or None, sense)."""
+    p = inst.params
+    m = cp.Model()
+    if inst.family == "snake":
+        x = cp.intvar(1, 9, shape=9, name="x")
+        A, B, C, D, E, F, G, H, I = x
+        m += cp.AllDifferent(x)
+        if p["integral"]:
+            q1, q2 = cp.intvar(0, 117, name="q1"), cp.intvar(0, 81, name="q2")
+            m += [q1 * C == 13 * B, q2 * I == G * H]
+            m += A + q1 + D + 12 * E - F - 11 + q2 - 10 == 66
+        else:
+            m += (A + D + 12 * E - F - 87) * C * I + 13 * B * I + G * H * C == 0
+        return m, list(x), None, None
+    if inst.family == "alphametic":
+        a = alpha(inst)
+        v = {ch: cp.intvar(1 if ch in a.leading else 0, 9, name=ch) for ch in a.letters}
+        m += cp.AllDifferent(list(v.values()))
+        m += cp.sum([_num(w, v) for w in a.addends]) == _num(a.result, v)
+        obj = _num(p["objective"], v) if "objective" in p else None
+        return m, [v[ch] for ch in inst.names], obj, inst.kind
+    if inst.family == "eqgrid":
+        lead = eq_leading(p["equations"])
+        v = {ch: cp.intvar(1 if ch in lead else 0, 9, name=ch) for ch in inst.names}
+        for eq in p["equations"]:
+            x, op, y, z = eq_parts(eq)
+            a, b, c = _num(x, v), _num(y, v), _num(z, v)
+            m += {"+": a + b == c, "-": a - b == c, "*": a * b == c}[op] if op != "/" \
+                else [b != 0, b * c == a]
+        return m, [v[ch] for ch in inst.names], None, None
+    if inst.family == "sudoku":
+        n = p["n"]
+        b = int(round(n ** 0.5))
+        g = cp.intvar(1, n, shape=(n, n), name="c")
+        givens = np.array(p["givens"])
+        m += [cp.AllDifferent(row) for row in g]
+        m += [cp.AllDifferent(col) for col in g.T]
+        m += [cp.AllDifferent(g[i:i + b, j:j + b]) for i in range(0, n, b)
+              for j in range(0, n, b)]
+        m += g[givens != 0] == givens[givens != 0]
+        m += [g[r1, c1] < g[r2, c2] for r1, c1, r2, c2 in p["lt"]]
+        return m, list(g.flatten()), None, None
+    if inst.family == "queens":
+        n = p["n"]
+        q = cp.intvar(0, n - 1, shape=n, name="q")
+        m += [cp.AllDifferent(q), cp.AllDifferent([q[i] + i for i in range(n)]),
+              cp.AllDifferent([q[i] - i for i in range(n)])]
+        return m, list(q), None, None
+    if inst.family == "magic":
+        n = p["n"]
+        s = n * (n * n + 1) // 2
+        g = cp.intvar(1, n * n, shape=(n, n), name="x")
+        m += cp.AllDifferent(g)
+        m += [cp.sum(row) == s for row in g] + [cp.sum(col) == s for col in g.T]
+        m += [cp.sum(np.diag(g)) == s, cp.sum(np.diag(np.fliplr(g))) == s]
+        return m, list(g.flatten()), None, None
+    if inst.family == "golomb":
+        n = p["n"]
+        x = cp.intvar(0, golomb_ub(n), shape=n, name="m")
+        m += x[0] == 0
+        m += [x[i] < x[i + 1] for i in range(n - 1)]
+        m += cp.AllDifferent([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
+        m += x[1] - x[0] < x[n - 1] - x[n - 2]
+        return m, list(x), x[-1], "min"
+    raise ValueError(f"no CPMpy model for {inst.family}")
+
+
+def solve(inst: Instance) -> Report:
+    m, xs, obj, sense = build(inst)
+    rep = Report()
+    t = time.perf_counter()
+    if inst.kind == "count":
+        rep.count = m.solveAll()
+    elif inst.kind == "all":
+        m.solveAll(display=lambda: rep.solutions.append(tuple(int(x.value()) for x in xs)))
+    else:
+        if obj is not None:
+            m.minimize(obj) if sense == "min" else m.maximize(obj)
+        if m.solve():
+            rep.solutions = [tuple(int(x.value()) for x in xs)]
+            if obj is not None:
+                rep.objective = int(m.objective_value())
+    rep.solver_time = time.perf_counter() - t
+    return rep

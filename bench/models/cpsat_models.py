@@ -1,0 +1,161 @@
+"""OR-Tools CP-SAT models, as its users write them (snake_case API of ortools >= 9.8).
+
+Non-linear terms become auxiliary variables with add_multiplication_equality; rational
+division is multiplied out (CP-SAT has only integer division)."""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from instances import Instance
+from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+
+
+def _num(word: str, v: dict):
+    return sum(k * v[ch] for k, ch in word_terms(word))
+
+
+def _product(m: cp_model.CpModel, a, b, lo: int, hi: int, name: str):
+    """A new variable equal to a * b (a, b variables or linear expressions)."""
+    t = m.new_int_var(lo, hi, name)
+    args = []
+    for i, e in enumerate((a, b)):
+        if isinstance(e, cp_model.IntVar):
+            args.append(e)
+        else:
+            aux = m.new_int_var(-10**6, 10**6, f"{name}_{i}")
+            m.add(aux == e)
+            args.append(aux)
+    m.add_multiplication_equality(t, args)
+    return t
+
+
+def build(inst: Instance):
+    """(model, canonical variables, objective or None, sense)."""
+    m = cp_model.CpModel()
+    p = inst.params
+    if inst.family == "snake":
+        A, B, C, D, E, F, G, H, I = [m.new_int_var(1, 9, ch) for ch in "ABCDEFGHI"]
+        xs = [A, B, C, D, E, F, G, H, I]
+        m.add_all_different(xs)
+        if p["integral"]:
+            q1, q2 = m.new_int_var(0, 117, "q1"), m.new_int_var(0, 81, "q2")
+            m.add_multiplication_equality(13 * B, [q1, C])
+            gh = _product(m, G, H, 1, 81, "gh")
+            m.add_multiplication_equality(gh, [q2, I])
+            m.add(A + q1 + D + 12 * E - F - 11 + q2 - 10 == 66)
+        else:
+            # A + 13B/C + D + 12E - F - 11 + GH/I - 10 = 66, times C*I
+            ci = _product(m, C, I, 1, 81, "ci")
+            rest = _product(m, A + D + 12 * E - F - 87, ci, -10**5, 10**5, "rest")
+            bi = _product(m, B, I, 1, 81, "bi")
+            gh = _product(m, G, H, 1, 81, "gh")
+            ghc = _product(m, gh, C, 1, 729, "ghc")
+            m.add(rest + 13 * bi + ghc == 0)
+        return m, xs, None, None
+    if inst.family == "alphametic":
+        a = alpha(inst)
+        v = {ch: m.new_int_var(1 if ch in a.leading else 0, 9, ch) for ch in a.letters}
+        m.add_all_different(list(v.values()))
+        m.add(sum(_num(w, v) for w in a.addends) == _num(a.result, v))
+        obj = _num(p["objective"], v) if "objective" in p else None
+        return m, [v[ch] for ch in inst.names], obj, inst.kind
+    if inst.family == "eqgrid":
+        lead = eq_leading(p["equations"])
+        v = {ch: m.new_int_var(1 if ch in lead else 0, 9, ch) for ch in inst.names}
+        for k, eq in enumerate(p["equations"]):
+            x, op, y, z = eq_parts(eq)
+            a, b, c = _num(x, v), _num(y, v), _num(z, v)
+            if op == "+":
+                m.add(a + b == c)
+            elif op == "-":
+                m.add(a - b == c)
+            elif op == "*":
+                m.add(_product(m, a, b, 0, 10**6, f"p{k}") == c)
+            else:  # a / b == c  <=>  a == b * c, b != 0
+                m.add(b != 0)
+                m.add(_product(m, b, c, 0, 10**6, f"p{k}") == a)
+        return m, [v[ch] for ch in inst.names], None, None
+    if inst.family == "sudoku":
+        n = p["n"]
+        g = [[m.new_int_var(1, n, f"c{r}_{c}") for c in range(n)] for r in range(n)]
+        for i in range(n):
+            m.add_all_different(g[i])
+            m.add_all_different([g[r][i] for r in range(n)])
+        for box in boxes(n):
+            m.add_all_different([g[r][c] for r, c in box])
+        for r, row in enumerate(p["givens"]):
+            for c, val in enumerate(row):
+                if val:
+                    m.add(g[r][c] == val)
+        for r1, c1, r2, c2 in p["lt"]:
+            m.add(g[r1][c1] < g[r2][c2])
+        return m, [x for row in g for x in row], None, None
+    if inst.family == "queens":
+        n = p["n"]
+        q = [m.new_int_var(0, n - 1, f"q{i}") for i in range(n)]
+        m.add_all_different(q)
+        m.add_all_different([q[i] + i for i in range(n)])
+        m.add_all_different([q[i] - i for i in range(n)])
+        return m, q, None, None
+    if inst.family == "magic":
+        n = p["n"]
+        s = n * (n * n + 1) // 2
+        g = [[m.new_int_var(1, n * n, f"x{r}_{c}") for c in range(n)] for r in range(n)]
+        flat = [x for row in g for x in row]
+        m.add_all_different(flat)
+        for i in range(n):
+            m.add(sum(g[i]) == s)
+            m.add(sum(g[r][i] for r in range(n)) == s)
+        m.add(sum(g[i][i] for i in range(n)) == s)
+        m.add(sum(g[i][n - 1 - i] for i in range(n)) == s)
+        return m, flat, None, None
+    if inst.family == "golomb":
+        n = p["n"]
+        x = [m.new_int_var(0, golomb_ub(n), f"m{i}") for i in range(n)]
+        m.add(x[0] == 0)
+        for i in range(n - 1):
+            m.add(x[i] < x[i + 1])
+        m.add_all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
+        m.add(x[1] - x[0] < x[n - 1] - x[n - 2])
+        return m, x, x[-1], "min"
+    raise ValueError(f"no CP-SAT model for {inst.family}")
+
+
+class _Collect(cp_model.CpSolverSolutionCallback):
+    def __init__(self, xs, keep: bool) -> None:
+        super().__init__()
+        self.xs, self.keep, self.n, self.sols = xs, keep, 0, []
+
+    def on_solution_callback(self) -> None:
+        self.n += 1
+        if self.keep:
+            self.sols.append(tuple(self.value(x) for x in self.xs))
+
+
+def solve(inst: Instance, workers: int | None) -> Report:
+    m, xs, obj, sense = build(inst)
+    solver = cp_model.CpSolver()
+    if workers:
+        solver.parameters.num_workers = workers
+    rep = Report()
+    t = time.perf_counter()
+    if inst.kind in ("count", "all"):
+        solver.parameters.enumerate_all_solutions = True
+        cb = _Collect(xs, keep=inst.kind == "all")
+        status = solver.solve(m, cb)
+        assert status == cp_model.OPTIMAL, solver.status_name(status)
+        rep.count, rep.solutions = (cb.n, []) if inst.kind == "count" else (None, cb.sols)
+    else:
+        if obj is not None:
+            m.minimize(obj) if sense == "min" else m.maximize(obj)
+        status = solver.solve(m)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            rep.solutions = [tuple(solver.value(x) for x in xs)]
+            if obj is not None:
+                assert status == cp_model.OPTIMAL
+                rep.objective = int(solver.objective_value)
+    rep.solver_time = time.perf_counter() - t
+    return rep

@@ -1,0 +1,100 @@
+"""MiniZinc models (solved with Gecode), as MiniZinc users write them: globals from
+globals.mzn, `div`/`mod` for integer division, `solve satisfy` with -a to enumerate,
+`solve minimize/maximize` to optimise.  The output item prints bench protocol lines."""
+
+from __future__ import annotations
+
+from instances import Instance
+from models.common import alpha, eq_leading, eq_parts, golomb_ub, word_terms
+
+
+def lin(word: str) -> str:
+    return " + ".join(f"{k}*{ch}" if k != 1 else ch for k, ch in word_terms(word))
+
+
+def _sol(names, prefix: str = "") -> str:
+    vals = 'concat([" \\(v)" | v in [' + ", ".join(names) + ']])'
+    return f'output [{prefix}"SOL" ++ {vals} ++ "\\n"];\n'
+
+
+def _vars(names, lo: int, hi: int, lead=frozenset()) -> str:
+    return "".join(f"var {1 if n in lead else lo}..{hi}: {n};\n" for n in names)
+
+
+def model(inst: Instance) -> str:
+    p = inst.params
+    # Only the globals used: Debian's Gecode 6.2 library clashes with MiniZinc 2.6's
+    # globals.mzn (an `inverse` signature error), so include "globals.mzn" fails there.
+    head = 'include "alldifferent.mzn";\n'
+    if inst.family == "snake":
+        names = list(inst.names)
+        A, B, C, D, E, F, G, H, I = names
+        if p["integral"]:
+            eq = (f"13*{B} mod {C} = 0 /\\ {G}*{H} mod {I} = 0 /\\ "
+                  f"{A} + 13*{B} div {C} + {D} + 12*{E} - {F} - 11 + {G}*{H} div {I} - 10 = 66")
+        else:
+            eq = f"({A} + {D} + 12*{E} - {F} - 87)*{C}*{I} + 13*{B}*{I} + {G}*{H}*{C} = 0"
+        return (head + _vars(names, 1, 9) + f"constraint alldifferent([{', '.join(names)}]);\n"
+                + f"constraint {eq};\nsolve satisfy;\n" + _sol(names))
+    if inst.family == "alphametic":
+        a = alpha(inst)
+        lhs = " + ".join(lin(w) for w in a.addends)
+        out = (head + _vars(a.letters, 0, 9, a.leading)
+               + f"constraint alldifferent([{', '.join(a.letters)}]);\n"
+               + f"constraint {lhs} = {lin(a.result)};\n")
+        if inst.kind == "max":
+            out += f"var int: obj = {lin(p['objective'])};\nsolve maximize obj;\n"
+            return out + _sol(inst.names, prefix='"OBJ \\(obj)\\n" ++ ')
+        return out + "solve satisfy;\n" + _sol(inst.names)
+    if inst.family == "eqgrid":
+        rels = []
+        for eq in p["equations"]:
+            x, op, y, z = eq_parts(eq)
+            a, b, c = f"({lin(x)})", f"({lin(y)})", f"({lin(z)})"
+            rels.append(f"{b} != 0 /\\ {a} = {b} * {c}" if op == "/" else f"{a} {op} {b} = {c}")
+        return (head + _vars(inst.names, 0, 9, eq_leading(p["equations"]))
+                + "".join(f"constraint {r};\n" for r in rels) + "solve satisfy;\n"
+                + _sol(inst.names))
+    if inst.family == "sudoku":
+        n = p["n"]
+        b = int(round(n ** 0.5))
+        givens = ",\n".join("|" + ", ".join(map(str, row)) for row in p["givens"])
+        lt = "".join(f"constraint x[{r1 + 1},{c1 + 1}] < x[{r2 + 1},{c2 + 1}];\n"
+                     for r1, c1, r2, c2 in p["lt"])
+        return (head + f"int: n = {n};\nint: b = {b};\n"
+                + f"array[1..n, 1..n] of int: g = [{givens}|];\n"
+                + "array[1..n, 1..n] of var 1..n: x;\n"
+                + "constraint forall(i, j in 1..n where g[i,j] > 0)(x[i,j] = g[i,j]);\n"
+                + "constraint forall(i in 1..n)(alldifferent(row(x, i)));\n"
+                + "constraint forall(j in 1..n)(alldifferent(col(x, j)));\n"
+                + "constraint forall(bi, bj in 0..b-1)(alldifferent("
+                + "[x[bi*b+i, bj*b+j] | i, j in 1..b]));\n"
+                + lt + "solve satisfy;\n"
+                + 'output ["SOL" ++ concat([" \\(x[i,j])" | i, j in 1..n]) ++ "\\n"];\n')
+    if inst.family == "queens":
+        return (head + f"int: n = {p['n']};\narray[1..n] of var 1..n: q;\n"
+                + "constraint alldifferent(q);\n"
+                + "constraint alldifferent(i in 1..n)(q[i] + i);\n"
+                + "constraint alldifferent(i in 1..n)(q[i] - i);\n"
+                + "solve satisfy;\n" + 'output ["SOL" ++ concat([" \\(v)" | v in q]) ++ "\\n"];\n')
+    if inst.family == "magic":
+        n = p["n"]
+        return (head + f"int: n = {n};\nint: s = n * (n*n + 1) div 2;\n"
+                + "array[1..n, 1..n] of var 1..n*n: x;\n"
+                + "constraint alldifferent(x);\n"
+                + "constraint forall(i in 1..n)(sum(row(x, i)) = s /\\ sum(col(x, i)) = s);\n"
+                + "constraint sum(i in 1..n)(x[i,i]) = s;\n"
+                + "constraint sum(i in 1..n)(x[i,n+1-i]) = s;\n"
+                + "solve satisfy;\n"
+                + 'output ["SOL" ++ concat([" \\(x[i,j])" | i, j in 1..n]) ++ "\\n"];\n')
+    if inst.family == "golomb":
+        n = p["n"]
+        return (head + f"int: m = {n};\narray[1..m] of var 0..{golomb_ub(n)}: mark;\n"
+                + "constraint mark[1] = 0;\n"
+                + "constraint forall(i in 1..m-1)(mark[i] < mark[i+1]);\n"
+                + "constraint alldifferent([mark[j] - mark[i] | i in 1..m, j in i+1..m]);\n"
+                + "constraint mark[2] - mark[1] < mark[m] - mark[m-1];\n"
+                + "solve minimize mark[m];\n"
+                + 'output ["OBJ \\(mark[m])\\nSOL" ++ concat([" \\(v)" | v in mark])'
+                + ' ++ "\\n"];\n')
+    raise ValueError(f"no MiniZinc model for {inst.family}")

@@ -1,0 +1,145 @@
+"""conundrum's benchmark runner.
+
+    python bench/run.py                      # full run: every instance, every installed peer
+    python bench/run.py --quick              # CI: small instances, conundrum only, one run
+    python bench/run.py --profile queens-8   # one conundrum instance under cProfile
+    python bench/run.py --list               # instances and systems
+
+Each (instance, system) pair runs as its own process; whole-process wall time and (where
+reported) the solver's own time are recorded over --runs runs (medians); every answer is
+verified.  Writes bench/RESULTS.md, bench/ratios.png and bench/out/results.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from instances import Instance, all_instances  # noqa: E402
+from measure import ABSENT, OK, SKIPPED, WRONG, Cell, measure  # noqa: E402
+from systems import System, all_systems  # noqa: E402
+
+# pairs not attempted: known to take far beyond any sensible timeout (see README)
+SKIP = {
+    ("python-constraint2", "sudoku25"), ("python-constraint2", "sudoku16"),
+    ("python-constraint2", "golomb-9"),
+}
+
+
+def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
+    insts = all_instances()
+    if args.quick:
+        insts = [i for i in insts if i.quick]
+    if args.instances:
+        pats = args.instances.split(",")
+        insts = [i for i in insts if any(fnmatch.fnmatch(i.name, p) or i.group == p
+                                         for p in pats)]
+    systems = all_systems()
+    if args.quick:
+        systems = [s for s in systems if s.name == "conundrum"]
+    elif args.systems:
+        wanted = args.systems.split(",")
+        systems = [s for s in systems if s.name in wanted]
+    return insts, systems
+
+
+def run(args: argparse.Namespace) -> int:
+    insts, systems = select(args)
+    runs = 1 if args.quick else args.runs
+    notes, versions, present = [], {}, []
+    for s in systems:
+        why = s.missing()
+        if why:
+            notes.append(f"{s.label} skipped: {why}")
+            print(f"note: {s.label} skipped: {why}", file=sys.stderr)
+        else:
+            present.append(s)
+            versions[s.name] = s.version()
+    cells: dict[tuple[str, str], Cell] = {}
+    t_start = time.perf_counter()
+    for inst in insts:
+        for s in systems:
+            if s not in present:
+                cells[(inst.name, s.name)] = Cell(inst.name, s.name, ABSENT)
+                continue
+            if (s.name, inst.name) in SKIP or not s.supports(inst):
+                cells[(inst.name, s.name)] = Cell(inst.name, s.name, SKIPPED,
+                                                  note="not attempted (far too slow)")
+                continue
+            cell = measure(inst, s, runs, args.timeout, log=print)
+            cells[(inst.name, s.name)] = cell
+            shown = f"{cell.median:.3f} s" if cell.status == OK else cell.status.upper()
+            print(f"{inst.name:28s} {s.name:20s} {shown:>10s}  {cell.note}", flush=True)
+    elapsed = time.perf_counter() - t_start
+    wrong = [c for c in cells.values() if c.status == WRONG]
+    failed_cn = [c for c in cells.values() if c.system == "conundrum" and c.status != OK]
+    print(f"\n{len(insts)} instances x {len(systems)} systems in {elapsed:.0f} s; "
+          f"{len(wrong)} wrong answers; conundrum not ok on {len(failed_cn)}")
+    for c in wrong:
+        print(f"!!! WRONG: {c.system} on {c.instance}: {c.note}", file=sys.stderr)
+
+    if args.quick:
+        ok = not failed_cn
+        print("quick: every answer verified" if ok else
+              "quick: FAILED " + ", ".join(f"{c.instance} ({c.status}: {c.note})"
+                                           for c in failed_cn))
+        return 0 if ok else 1
+    write_outputs(args, insts, systems, cells, notes, versions)
+    return 0
+
+
+def write_outputs(args, insts, systems, cells, notes, versions) -> None:
+    import report
+
+    command = "python bench/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    out_md = Path(args.output)
+    out_md.write_text(report.markdown(insts, systems, cells, runs=args.runs,
+                                      timeout=args.timeout, command=command.strip(),
+                                      notes=notes, versions=versions))
+    print(f"wrote {out_md}")
+    png = out_md.with_name("ratios.png")
+    if report.chart(insts, systems, cells, png):
+        print(f"wrote {png}")
+    else:
+        print("matplotlib missing: no chart")
+    (HERE / "out").mkdir(exist_ok=True)
+    (HERE / "out" / "results.json").write_text(json.dumps(
+        [c.to_json() for c in cells.values()], indent=1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="small instances, conundrum only, one run (CI)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per pair (median)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per run")
+    ap.add_argument("--instances", help="comma-separated names, globs or groups")
+    ap.add_argument("--systems", help="comma-separated system names (see --list)")
+    ap.add_argument("--output", default=str(HERE / "RESULTS.md"))
+    ap.add_argument("--profile", metavar="INSTANCE",
+                    help="run one conundrum instance under cProfile")
+    ap.add_argument("--top", type=int, default=25, help="functions shown by --profile")
+    ap.add_argument("--list", action="store_true", help="list instances and systems")
+    args = ap.parse_args(argv)
+    if args.list:
+        for i in all_instances():
+            print(f"{i.name:28s} {i.group:14s} {i.kind:6s} quick={i.quick}")
+        for s in all_systems():
+            print(f"system {s.name:20s} {s.missing() or 'installed'}")
+        return 0
+    if args.profile:
+        from profiling import profile
+        return profile(args.profile, args.top)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
