@@ -31,6 +31,7 @@ from conundrum.propagators.alldiff import (
     AllDifferentExcept0,
     AllDifferentValue,
 )
+from conundrum.propagators.element import ElementConst, ElementVar
 
 BIG = BITSET_LIMIT + 5
 GENERIC = (1000, 1001)
@@ -50,13 +51,21 @@ def build(specs):
     return s, xs
 
 
-def rep(x) -> list[int]:
-    """The values of x used by brute force (all of them for bitset domains)."""
-    if x.bits is not None:
-        return x.values_list()
-    vals = {v for v in range(-3, 8) if x.lo <= v <= x.hi} | {x.lo, x.hi}
-    vals |= {g for g in GENERIC if x.lo <= g <= x.hi}
-    return sorted(vals)
+def make_reps(xs, relax: bool = False) -> list[list[int]]:
+    """The values of each variable used by brute force: all of them for bitset domains
+    (unless `relax`: then the domain is read as its interval); for bounds-only ones -3..7,
+    the bounds of every bounds-only variable and the generic values, within the range."""
+    extra = set(GENERIC) | set(range(-3, 8))
+    for x in xs:
+        if x.bits is None or relax:
+            extra |= {x.lo, x.hi}
+    reps = []
+    for x in xs:
+        if x.bits is not None and not relax:
+            reps.append(x.values_list())
+        else:
+            reps.append(sorted(v for v in extra if x.lo <= v <= x.hi))
+    return reps
 
 
 def brute(reps, pred) -> list[tuple[int, ...]]:
@@ -121,7 +130,7 @@ def dfs(s, xs, reps) -> list[tuple[int, ...]]:
 def run_checks(specs, make, pred, *, gac: bool, bounds_relax: bool = False, extra=None):
     """Checks (a)-(d) for one propagator on one set of domains; returns the solver state."""
     s, xs = build(specs)
-    reps = [rep(x) for x in xs]
+    reps = make_reps(xs)
     sols = brute(reps, pred)
 
     s.trail.push_level()
@@ -154,12 +163,7 @@ def run_checks(specs, make, pred, *, gac: bool, bounds_relax: bool = False, extr
 
 def check_bounds_relaxation(xs, pred) -> None:
     """Both bounds of every variable have a support when domains are read as intervals."""
-    intervals = []
-    for x in xs:
-        vals = {v for v in range(-3, 8) if x.lo <= v <= x.hi} | {x.lo, x.hi}
-        vals |= {g for g in GENERIC if x.lo <= g <= x.hi}
-        intervals.append(sorted(vals))
-    sols = brute(intervals, pred)
+    sols = brute(make_reps(xs, relax=True), pred)
     for i, x in enumerate(xs):
         supported = {t[i] for t in sols}
         assert x.lo in supported, f"{x}: lower bound unsupported on the interval relaxation"
@@ -372,3 +376,89 @@ def test_bounds_fixed_by_hall_interval_is_eliminated():
     s, xs = build([{1, 2}, {1, 2}, {1, 2, 3}, {0, 3, 5}])
     assert post(s, AllDifferentBounds, xs)
     assert _domains(xs) == [[1, 2], [1, 2], [3], [0, 5]]
+
+
+# ------------------------------------------------------------------------------ element
+
+
+def element_pred(array):
+    n = len(array)
+    return lambda t: 0 <= t[0] < n and t[1] == array[t[0]]
+
+
+ARRAY = st.lists(st.integers(-3, 6), min_size=1, max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(array=ARRAY, specs=specs_strategy(min_n=2, max_n=2, max_big=1, max_size=6),
+       big_result=st.sampled_from([None, -3, 0, 3]))
+def test_element_const(array, specs, big_result):
+    if isinstance(specs[0], tuple):
+        specs = [frozenset(range(-1, 7)), specs[1]]  # the index stays a bitset domain
+    if big_result is not None:
+        specs[1] = ("big", big_result)
+    run_checks(specs, lambda s, xs: ElementConst(s, array, xs[0], xs[1]),
+               element_pred(array), gac=True)
+
+
+def _intersects(a, b) -> bool:
+    if a.bits is not None:
+        return any(b.contains(v) for v in a.values())
+    if b.bits is not None:
+        return any(a.contains(v) for v in b.values())
+    return max(a.lo, b.lo) <= min(a.hi, b.hi)
+
+
+def element_var_properties(xs) -> None:
+    index, result, array = xs[0], xs[1], xs[2:]
+    assert 0 <= index.lo and index.hi < len(array)
+    for i in index.values():
+        assert _intersects(array[i], result), f"index {i} kept but {array[i]} misses {result}"
+    if result.bits is not None:
+        for v in result.values():
+            assert any(array[i].contains(v) for i in index.values()), f"result {v} unsupported"
+    else:
+        for v in (result.lo, result.hi):
+            assert any(array[i].contains(v) for i in index.values()), f"result {v} unsupported"
+    if index.lo == index.hi:
+        a = array[index.lo]
+        assert (a.lo, a.hi) == (result.lo, result.hi)
+        if a.bits is not None and result.bits is not None:
+            assert a.values_list() == result.values_list()
+
+
+@settings(max_examples=150, deadline=None)
+@given(specs=specs_strategy(min_n=3, max_n=5, max_big=2, max_size=4),
+       big_result=st.sampled_from([None, -3, 0, 3]))
+def test_element_var(specs, big_result):
+    if isinstance(specs[0], tuple):
+        specs = [frozenset(range(-1, 4)), *specs[1:]]
+    if big_result is not None:
+        specs[1] = ("big", big_result)
+    k = len(specs) - 2
+    run_checks(specs, lambda s, xs: ElementVar(s, xs[2:], xs[0], xs[1]),
+               lambda t: 0 <= t[0] < k and t[1] == t[2 + t[0]], gac=False,
+               extra=element_var_properties)
+
+
+def test_element_const_examples():
+    s, xs = build([range(-2, 8), range(0, 10)])
+    assert post(s, lambda s, xs: ElementConst(s, [5, 3, 9, 3, 12], xs[0], xs[1]), xs)
+    assert _domains(xs) == [[0, 1, 2, 3], [3, 5, 9]]
+    xs[1].remove(3)
+    s.fix_point()
+    assert _domains(xs) == [[0, 2], [5, 9]]
+    s, xs = build([range(0, 3), [7, 8]])
+    assert not post(s, lambda s, xs: ElementConst(s, [1, 2, 3], xs[0], xs[1]), xs)
+
+
+def test_element_var_fixed_index_is_equality():
+    s, xs = build([{0, 1}, range(0, 10), {1, 3, 5}, {2, 4}])
+    assert post(s, lambda s, xs: ElementVar(s, xs[2:], xs[0], xs[1]), xs)
+    assert _domains(xs)[1] == [1, 2, 3, 4, 5]
+    xs[0].assign(0)
+    s.fix_point()
+    assert _domains(xs)[1] == [1, 3, 5]
+    xs[1].remove(3)
+    s.fix_point()
+    assert _domains(xs)[2] == [1, 5]

@@ -1,0 +1,217 @@
+"""element: result == array[index], with a 0-based index.
+
+* `ElementConst(solver, array, index, result)`: array of integer constants; domain consistent
+  on both index and result (bounds only where a domain is bounds-only).
+* `ElementVar(solver, array, index, result)`: array of variables; the index keeps the
+  positions whose variable can equal the result, the result keeps the union of those
+  variables' domains (values on bitset domains, bounds otherwise), and once the index is
+  fixed, result and array[index] are made equal (domain consistent).
+
+The index is restricted to 0..len(array)-1 when the propagator is posted.
+"""
+
+from __future__ import annotations
+
+from conundrum.engine import DOMAIN, Inconsistency, Propagator
+
+__all__ = ["ElementConst", "ElementVar"]
+
+
+class ElementConst(Propagator):
+    """result == array[index] for a list of integer constants (domain consistent)."""
+
+    priority = 1
+    idempotent = True
+
+    def __init__(self, solver, array: list[int], index, result) -> None:
+        super().__init__(solver)
+        self.array = [int(v) for v in array]
+        self.index = index
+        self.result = result
+        self.idempotent = index is not result
+        # bit of array[i] in the result's bit set (its base never changes), 0 if outside
+        rbits: list[int] = []
+        if result.bits is not None:
+            base = result.base
+            width = result.hi - base
+            for v in self.array:
+                off = v - base
+                rbits.append(1 << off if 0 <= off <= width else 0)
+        self.rbits = rbits
+
+    def post(self) -> None:
+        n = len(self.array)
+        if n == 0:
+            raise Inconsistency
+        self.index.set_min(0)
+        self.index.set_max(n - 1)
+        self.index.subscribe(self, DOMAIN)
+        self.result.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        index, result = self.index, self.result
+        if index.bits is not None and result.bits is not None:
+            rbits = self.rbits
+            res = result.bits
+            idx = index.mask(0, index.hi)  # bit i stands for position i
+            keep_i = keep_r = 0
+            rest = idx
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                b = rbits[low.bit_length() - 1]
+                if b & res:
+                    keep_i |= low
+                    keep_r |= b
+            if keep_i != idx:
+                index.keep_mask(0, keep_i)
+            if keep_r != res:
+                result.keep_mask(result.base, keep_r)
+            if result.lo == result.hi:
+                self.deactivate()  # every remaining index gives that value
+            return
+        # generic path (a bounds-only domain is involved)
+        array = self.array
+        keep_i = []
+        keep_r = set()
+        for i in index.values():
+            v = array[i]
+            if result.contains(v):
+                keep_i.append(i)
+                keep_r.add(v)
+        if not keep_i:
+            raise Inconsistency
+        index.keep_values(keep_i)
+        result.keep_values(keep_r)
+        if index.lo == index.hi:
+            self.deactivate()
+
+
+def _intersects(a, r) -> bool:
+    """Whether the domains of a and r share a value."""
+    lo = a.lo if a.lo > r.lo else r.lo
+    hi = a.hi if a.hi < r.hi else r.hi
+    if lo > hi:
+        return False
+    if a.bits is None:
+        if r.bits is None:
+            return True
+        return r.mask(lo, hi) != 0
+    if r.bits is None:
+        return a.mask(lo, hi) != 0
+    return (a.mask(lo, hi) & r.mask(lo, hi)) != 0
+
+
+def _equal(a, r) -> None:
+    """Make the domains of a and r equal to their intersection."""
+    while True:
+        lo = a.lo if a.lo > r.lo else r.lo
+        hi = a.hi if a.hi < r.hi else r.hi
+        if lo > hi:
+            raise Inconsistency
+        if a.bits is None and r.bits is None:
+            a.set_min(lo)
+            a.set_max(hi)
+            r.set_min(lo)
+            r.set_max(hi)
+        else:
+            common = a.mask(lo, hi) & r.mask(lo, hi)
+            if not common:
+                raise Inconsistency
+            a.keep_mask(lo, common)
+            r.keep_mask(lo, common)
+        if a.lo == r.lo and a.hi == r.hi:
+            return
+
+
+class ElementVar(Propagator):
+    """result == array[index] for a list of variables."""
+
+    priority = 2
+    idempotent = True
+
+    def __init__(self, solver, array, index, result) -> None:
+        super().__init__(solver)
+        self.array = list(array)
+        self.index = index
+        self.result = result
+        ids = {id(a) for a in self.array}
+        self.idempotent = (index is not result and id(index) not in ids
+                           and id(result) not in ids)
+
+    def post(self) -> None:
+        n = len(self.array)
+        if n == 0:
+            raise Inconsistency
+        self.index.set_min(0)
+        self.index.set_max(n - 1)
+        self.index.subscribe(self, DOMAIN)
+        self.result.subscribe(self, DOMAIN)
+        seen = set()
+        for a in self.array:
+            if id(a) not in seen:
+                seen.add(id(a))
+                a.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        index, result, array = self.index, self.result, self.array
+        if index.lo != index.hi:
+            self._filter_index_and_result()
+        if index.lo == index.hi:
+            a = array[index.lo]
+            _equal(a, result)
+            if result.lo == result.hi:
+                self.deactivate()
+
+    def _filter_index_and_result(self) -> None:
+        index, result, array = self.index, self.result, self.array
+        rlo, rhi = result.lo, result.hi
+        bitset_result = result.bits is not None
+        union = 0
+        new_lo = new_hi = None
+        if index.bits is not None:
+            idx = index.mask(0, index.hi)  # bit i stands for position i
+            keep = 0
+            rest = idx
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                a = array[low.bit_length() - 1]
+                if _intersects(a, result):
+                    keep |= low
+                    if bitset_result:
+                        union |= a.mask(rlo, rhi)
+                    else:
+                        alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
+                        ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
+                        if new_lo is None or alo < new_lo:
+                            new_lo = alo
+                        if new_hi is None or ahi > new_hi:
+                            new_hi = ahi
+            if keep != idx:
+                index.keep_mask(0, keep)
+        else:
+            kept = []
+            for i in index.values():
+                a = array[i]
+                if _intersects(a, result):
+                    kept.append(i)
+                    if bitset_result:
+                        union |= a.mask(rlo, rhi)
+                    else:
+                        alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
+                        ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
+                        if new_lo is None or alo < new_lo:
+                            new_lo = alo
+                        if new_hi is None or ahi > new_hi:
+                            new_hi = ahi
+            if not kept:
+                raise Inconsistency
+            index.keep_values(kept)
+        if bitset_result:
+            result.keep_mask(rlo, union)
+        else:
+            result.set_min(new_lo)
+            result.set_max(new_hi)
