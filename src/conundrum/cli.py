@@ -207,7 +207,7 @@ class Progress:
     def __call__(self, stats: Any) -> None:
         secs = max(getattr(stats, "seconds", 0.0) or 0.0, 1e-9)
         nodes = getattr(stats, "nodes", 0)
-        line = (f"  {getattr(stats, 'solutions', 0)} solutions, {nodes} nodes, "
+        line = (f"  {getattr(stats, 'solutions', 0):,} solutions, {nodes:,} nodes, "
                 f"{nodes / secs:,.0f} nodes/s, {secs:.1f} s")
         sys.stderr.write("\r\x1b[K" + line)
         sys.stderr.flush()
