@@ -214,6 +214,7 @@ class Progress:
         self.shown = True
 
     def clear(self) -> None:
+        """Erase the progress line, if one is shown."""
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()

@@ -321,8 +321,8 @@ def _chars(word: str) -> list[str]:
     return out
 
 
-def digit_str(value: int, base: int) -> str:
-    """A non-negative digit value spelled in ``base`` (0-9 then A-Z)."""
+def digit_str(value: int) -> str:
+    """A digit value (0 to 35) spelled as in number bases up to 36: 0-9 then A-Z."""
     return "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[value]
 
 
@@ -404,7 +404,7 @@ def _substitute(eq: Equation, vals: dict[str, int], base: int) -> str:
         out.append(text[pos : w.pos])
         chars = _chars(w.text)
         if all(vals[ch] < base for ch in chars):
-            out.append("".join(digit_str(vals[ch], base) for ch in chars))
+            out.append("".join(digit_str(vals[ch]) for ch in chars))
         else:  # single letters may range beyond one digit (--digits wider than the base)
             out.append("".join(str(vals[ch]) for ch in chars))
         pos = w.pos + len(w.text)
