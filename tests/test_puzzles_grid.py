@@ -164,3 +164,23 @@ def test_sudoku_refuses_a_clue_breaking_the_box_rule():
     with pytest.raises(PuzzleError, match="box") as info:
         sudoku.parse("1...\n.1..\n....\n....\n", "x")
     assert (info.value.line, info.value.column) == (2, 2)
+
+
+def test_cage_drawing():
+    from conundrum.puzzles.base import draw_regions
+
+    drawing = draw_regions([["1", "2"], ["3", "4"]], [["a", "a"], ["b", "a"]])
+    assert drawing.split("\n") == [
+        "┌───────┐",
+        "│ 1   2 │",
+        "├───┐   │",
+        "│ 3 │ 4 │",
+        "└───┴───┘",
+    ]
+
+
+def test_printed_kenken_reads_back():
+    p = kenken.parse("aab\ncdb\ncdd\n\na=2/ b=4+ c=5+ d=6*\n", "x")
+    sol = p.model.solve()
+    again = read_plain(p.render(sol), "again")
+    assert [[c.value for c in row] for row in again.clues] == p.to_json(sol)["grid"]

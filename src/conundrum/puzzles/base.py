@@ -101,6 +101,48 @@ def draw_grid(rows: list[list[str]], box_rows: int, box_cols: int) -> str:
     return "\n".join(out)
 
 
+_JUNCTION = {  # (up, down, left, right) -> box-drawing character
+    (1, 1, 1, 1): "┼", (1, 1, 0, 1): "├", (1, 1, 1, 0): "┤", (0, 1, 1, 1): "┬",
+    (1, 0, 1, 1): "┴", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐", (1, 0, 0, 1): "└",
+    (1, 0, 1, 0): "┘", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (1, 0, 0, 0): "╵",
+    (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴", (0, 0, 0, 1): "╶", (0, 0, 0, 0): " ",
+}  # fmt: skip
+
+
+def draw_regions(rows: list[list[str]], region: list[list[object]]) -> str:
+    """Draw a grid of strings with lines only between cells of different regions (cages).
+
+    ``region[r][c]`` names the region of each cell; the outer frame is always drawn.
+    """
+    n, m = len(rows), len(rows[0]) if rows else 0
+    width = max((len(s) for row in rows for s in row), default=1)
+
+    def wall_v(r: int, c: int) -> bool:  # wall on the left of cell (r, c); c may be m
+        return c in (0, m) or region[r][c - 1] != region[r][c]
+
+    def wall_h(r: int, c: int) -> bool:  # wall above cell (r, c); r may be n
+        return r in (0, n) or region[r - 1][c] != region[r][c]
+
+    out = []
+    for r in range(n + 1):
+        line = []
+        for c in range(m + 1):
+            arms = (r > 0 and wall_v(r - 1, c), r < n and wall_v(r, c),
+                    c > 0 and wall_h(r, c - 1), c < m and wall_h(r, c))
+            line.append(_JUNCTION[tuple(int(a) for a in arms)])
+            if c < m:
+                line.append(("─" if wall_h(r, c) else " ") * (width + 2))
+        out.append("".join(line).rstrip())
+        if r < n:
+            cells = []
+            for c in range(m):
+                cells.append("│" if wall_v(r, c) else " ")
+                cells.append(" " + rows[r][c].rjust(width) + " ")
+            cells.append("│")
+            out.append("".join(cells))
+    return "\n".join(out)
+
+
 def parse_int(text: str, what: str, lo: int, hi: int, **place: Any) -> int:
     """Read a whole number in ``lo..hi`` or raise a PuzzleError naming ``what``."""
     s = text.strip()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .base import PuzzleError
 
-BOX_CHARS = set("─│┼┌┐└┘├┤┬┴═║╬╔╗╚╝╠╣╦╩━┃╋")
+BOX_CHARS = set("─│┼┌┐└┘├┤┬┴═║╬╔╗╚╝╠╣╦╩━┃╋╵╷╴╶")
 RULE_CHARS = set("-+=|_") | BOX_CHARS
 BLANKS = set(".0")
 

@@ -7,9 +7,9 @@ The file is a cage map and one ``LABEL=TARGET OP`` rule per cage (``A=12*``, ``B
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, draw_regions
 from .cages import read_cages
-from .latin import draw_values, latin_model, values
+from .latin import latin_model, values
 
 MAX_SIZE = 12
 
@@ -48,8 +48,13 @@ def parse(text: str, source: str = "") -> Puzzle:
             a, b = cells
             m += (a == t * b) | (b == t * a)
 
+    region = [[None] * n for _ in range(n)]
+    for cage in cm.cages:
+        for r, c in cage.cells:
+            region[r][c] = cage.label
+
     def render(sol) -> str:
-        return draw_values(values(sol, x), None)
+        return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
 
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}

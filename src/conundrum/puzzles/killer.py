@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from math import isqrt
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, draw_regions
 from .cages import read_cages
-from .latin import draw_values, latin_model, values
+from .latin import latin_model, values
 
 SIZES = (4, 9, 16, 25)
 
@@ -36,8 +36,13 @@ def parse(text: str, source: str = "") -> Puzzle:
         if len(cells) > 1:
             m += cn.all_different(cells)
 
+    region = [[None] * n for _ in range(n)]
+    for cage in cm.cages:
+        for r, c in cage.cells:
+            region[r][c] = cage.label
+
     def render(sol) -> str:
-        return draw_values(values(sol, x), (b, b))
+        return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
 
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
