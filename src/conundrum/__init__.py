@@ -32,11 +32,19 @@ from conundrum.model.globals import (
 )
 from conundrum.model.matrix import Matrix
 from conundrum.model.model import Model, Solution
-from conundrum.search.dfs import SearchOptions
 from conundrum.search.methods import bbs, lds
 from conundrum.search.stats import SearchStats
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # SearchOptions lives with the search, which is imported at the first solve.
+    if name == "SearchOptions":
+        from conundrum.search.dfs import SearchOptions
+
+        return SearchOptions
+    raise AttributeError(f"module 'conundrum' has no attribute {name!r}")
 
 __all__ = [
     "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats", "Solution", "Var",

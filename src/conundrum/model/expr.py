@@ -263,6 +263,9 @@ class Abs(Expr):
 
     __slots__ = ()
 
+    def __init__(self, a: Expr) -> None:
+        super().__init__((a,))
+
 
 class MinMax(Expr):
     """min(args) or max(args)."""

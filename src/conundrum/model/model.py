@@ -5,13 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
+from typing import TYPE_CHECKING
+
 from conundrum.check import check_solution, evaluate
-from conundrum.engine import Inconsistency
-from conundrum.model.compile import Compiler
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import BoolConst, Expr, Var, as_constraint, const_or_expr, render
 from conundrum.model.matrix import Matrix
-from conundrum.search import SearchOptions, SearchStats, search
+from conundrum.search.stats import SearchStats
+
+if TYPE_CHECKING:
+    from conundrum.search.dfs import SearchOptions
+
+# The engine, the compiler and the search are imported at the first solve, not at
+# `import conundrum`: building a model needs none of them.
 
 _SEARCH_OPTIONS = ("var_select", "value_select", "method", "time_limit", "node_limit",
                    "seed", "on_progress")
@@ -189,6 +195,8 @@ class Model:
 
     # ----------------------------------------------------------------- solving
     def _options(self, kwargs: dict) -> SearchOptions:
+        from conundrum.search.dfs import SearchOptions
+
         unknown = set(kwargs) - set(_SEARCH_OPTIONS)
         if unknown:
             raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
@@ -201,6 +209,9 @@ class Model:
         return opts
 
     def _compile(self, objective: object = None):
+        from conundrum.engine import Inconsistency
+        from conundrum.model.compile import Compiler
+
         try:
             compiler = Compiler(self.variables, self.constraints)
             obj = compiler.objective(objective) if objective is not None else None
@@ -211,6 +222,8 @@ class Model:
 
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0
              ) -> Iterator[dict[int, int]]:
+        from conundrum.search.dfs import search
+
         self.stats = stats = SearchStats()
         compiler, obj = self._compile(objective)
         if compiler is None:

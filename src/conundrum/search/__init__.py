@@ -1,7 +1,3 @@
 """Search: branching heuristics, depth-first search with an explicit stack, limits,
-statistics, and branch and bound."""
-
-from conundrum.search.dfs import SearchOptions, search
-from conundrum.search.stats import SearchStats
-
-__all__ = ["SearchOptions", "SearchStats", "search"]
+statistics, and branch and bound. (Submodules are imported where used, so that
+`import conundrum` stays light.)"""

@@ -14,10 +14,8 @@ reads the values before resuming the generator.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 
 from conundrum.engine import Inconsistency, Solver
 from conundrum.search.selectors import (
@@ -31,17 +29,23 @@ from conundrum.search.stats import SearchStats
 PROGRESS_INTERVAL = 0.2
 
 
-@dataclass
 class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
-    var_select: str = "input_order"
-    value_select: str = "min"
-    method: object = "complete"
-    time_limit: float | None = None
-    node_limit: int | None = None
-    seed: int = 0
-    on_progress: Callable | None = field(default=None, repr=False)
+    __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
+                 "on_progress")
+
+    def __init__(self, var_select: str = "input_order", value_select: str = "min",
+                 method: object = "complete", time_limit: float | None = None,
+                 node_limit: int | None = None, seed: int = 0,
+                 on_progress: Callable | None = None) -> None:
+        self.var_select = var_select
+        self.value_select = value_select
+        self.method = method
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.seed = seed
+        self.on_progress = on_progress
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
@@ -134,7 +138,7 @@ class _Runner:
         self.next_progress = start + PROGRESS_INTERVAL
         self.start = start
         self.select_var = make_var_select(options.var_select)
-        self.select_value = make_value_select(options.value_select, random.Random(options.seed))
+        self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
 
     def alternatives(self):

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
 class Method:
     """A search method with its parameter."""
 
-    kind: str
-    n: int
+    __slots__ = ("kind", "n")
+
+    def __init__(self, kind: str, n: int) -> None:
+        self.kind = kind
+        self.n = n
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Method) and (self.kind, self.n) == (other.kind, other.n)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.n))
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.n}"
+
+    __repr__ = __str__
 
 
 def lds(n: int) -> Method:

@@ -8,7 +8,6 @@ alternatives for one variable, as (kind, value) decisions applied in order:
 
 from __future__ import annotations
 
-import random as _random
 from collections.abc import Callable
 
 VAR_SELECTS = ("input_order", "first_fail", "anti_first_fail", "smallest", "largest",
@@ -79,7 +78,7 @@ def _middle_order(x) -> list[int]:
     return sorted(values, key=lambda v: (abs(v - mid), v))
 
 
-def make_value_select(name: str, rng: _random.Random) -> Callable:
+def make_value_select(name: str, seed: int = 0) -> Callable:
     """The alternatives function for a value_select name: x -> list of decisions."""
     if name == "min":
         return lambda x: (("eq", x.lo), ("ne", x.lo))
@@ -107,6 +106,10 @@ def make_value_select(name: str, rng: _random.Random) -> Callable:
     if name == "reverse_split":
         return lambda x: (("gt", (x.lo + x.hi) // 2), ("le", (x.lo + x.hi) // 2))
     if name == "random":
+        import random  # only this heuristic needs it; keeps `import conundrum` light
+
+        rng = random.Random(seed)
+
         def pick(x):
             if x.bits is None:
                 v = rng.randint(x.lo, x.hi)

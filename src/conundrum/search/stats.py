@@ -2,26 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass
 class SearchStats:
     """What a run did. `complete` is False when any limit stopped the search early, so a
     missing solution then means "not found", never "none exists"."""
 
-    nodes: int = 0
-    fails: int = 0
-    propagations: int = 0
-    solutions: int = 0
-    seconds: float = 0.0
-    max_depth: int = 0
-    complete: bool = True
-    stopped_by: str | None = None
+    __slots__ = ("nodes", "fails", "propagations", "solutions", "seconds", "max_depth",
+                 "complete", "stopped_by")
+
+    def __init__(self, complete: bool = True, stopped_by: str | None = None) -> None:
+        self.nodes = 0
+        self.fails = 0
+        self.propagations = 0
+        self.solutions = 0
+        self.seconds = 0.0
+        self.max_depth = 0
+        self.complete = complete
+        self.stopped_by = stopped_by
 
     def as_dict(self) -> dict:
         """The statistics as a plain dict (for JSON and printing)."""
-        return dict(self.__dict__)
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __repr__(self) -> str:
+        return f"SearchStats({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
     def __str__(self) -> str:
         state = "complete" if self.complete else f"incomplete (stopped by {self.stopped_by})"
