@@ -152,7 +152,7 @@ def test_global_cardinality_and_min():
 
 def test_solutions_are_lazy_and_limited():
     m = cn.Model()
-    xs = m.int_vars(3, 0, 9, "x")
+    m.int_vars(3, 0, 9, "x")
     gen = m.solutions(limit=5)
     first = next(gen)
     assert first is not None

@@ -69,7 +69,7 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
                 r += c * v(t)
         elif isinstance(node, BinOp):
             a, b = v(node.args[0]), v(node.args[1])
-            if b == 0:
+            if node.op != "*" and b == 0:
                 raise Undefined("division by zero")
             if node.op == "*":
                 r = a * b

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-
 from typing import TYPE_CHECKING
 
 from conundrum.check import check_solution, evaluate

@@ -6,9 +6,11 @@ variable (see selectors.py); each alternative is tried after restoring the node'
 reads the values before resuming the generator.
 
 - complete: plain DFS, every solution exactly once.
-- lds:N: limited discrepancy search; iteration k = 0..N reports the solutions reached with
-  exactly k discrepancies (non-first alternatives), so no solution is reported twice. If no
-  branch was cut for exceeding k, the search was complete and stops.
+- lds:N: limited discrepancy search; iteration k = 0..N explores the paths with at most k
+  discrepancies (non-first alternatives) and reports the solutions not reported before (a
+  set of seen solutions, so that heuristics whose choices change between iterations, such
+  as dom_wdeg or random values, and branch and bound stay exact). If no branch was cut for
+  exceeding k, the search was complete and stops.
 - bbs:N: bounded backtrack search: stops after N failures.
 """
 
@@ -110,9 +112,10 @@ def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: Sea
     runner = _Runner(solver, branch_vars, options, stats, bound, deadline, start)
     try:
         if kind == "lds":
+            seen: set[tuple] = set()
             for k in range(n + 1):
                 runner.cut = False
-                yield from runner.dfs(max_disc=k)
+                yield from runner.dfs(max_disc=k, seen=seen)
                 if not runner.cut:
                     return
             stats.complete = False
@@ -171,7 +174,18 @@ class _Runner:
                 stats.propagations = self.solver.propagations
                 self.on_progress(stats)
 
-    def dfs(self, max_disc: int | None = None, fail_limit: int | None = None) -> Iterator[None]:
+    def is_new(self, seen: set | None) -> bool:
+        """Record the current solution; False if an earlier LDS iteration reported it."""
+        if seen is None:
+            return True
+        key = tuple(x.lo for x in self.vars)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def dfs(self, max_disc: int | None = None, fail_limit: int | None = None,
+            seen: set | None = None) -> Iterator[None]:
         solver, stats, trail = self.solver, self.stats, self.solver.trail
         base = trail.depth
         trail.push_level()
@@ -185,7 +199,7 @@ class _Runner:
                     return
             root = self.alternatives()
             if root is None:
-                if max_disc is None or max_disc == 0:
+                if self.is_new(seen):
                     stats.solutions += 1
                     yield
                 return
@@ -222,7 +236,7 @@ class _Runner:
                     continue
                 children = self.alternatives()
                 if children is None:
-                    if max_disc is None or d == max_disc:
+                    if self.is_new(seen):
                         stats.solutions += 1
                         yield
                     continue
