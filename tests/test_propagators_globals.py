@@ -32,6 +32,7 @@ from conundrum.propagators.alldiff import (
     AllDifferentValue,
 )
 from conundrum.propagators.element import ElementConst, ElementVar
+from conundrum.propagators.table import Table
 
 BIG = BITSET_LIMIT + 5
 GENERIC = (1000, 1001)
@@ -462,3 +463,112 @@ def test_element_var_fixed_index_is_equality():
     xs[1].remove(3)
     s.fix_point()
     assert _domains(xs)[2] == [1, 5]
+
+
+# -------------------------------------------------------------------------------- table
+
+
+@st.composite
+def table_case(draw):
+    specs = draw(specs_strategy(min_n=2, max_n=4, max_big=1, max_size=4))
+    top = max(max(d) if isinstance(d, frozenset) else 6 for d in specs)
+    tuples = draw(st.lists(st.tuples(*[st.integers(-3, top)] * len(specs)), max_size=14))
+    return specs, tuples
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=table_case())
+def test_table(case):
+    specs, tuples = case
+    allowed = set(tuples)
+    run_checks(specs, lambda s, xs: Table(s, xs, tuples), lambda t: t in allowed, gac=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=table_case(), data=st.data())
+def test_table_incremental(case, data):
+    """Random removals after posting, at nested levels: GAC is kept, undo is exact."""
+    specs, tuples = case
+    allowed = set(tuples)
+    s, xs = build(specs)
+    if not post(s, lambda s, xs: Table(s, xs, tuples), xs):
+        return
+    saved = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        saved.append([(x.lo, x.hi, x.bits) for x in xs])
+        s.trail.push_level()
+        reps = make_reps(xs)
+        removals = []  # one or two removals before the fixpoint
+        for _ in range(data.draw(st.integers(1, 2))):
+            i = data.draw(st.integers(0, len(xs) - 1))
+            if not reps[i]:
+                continue
+            v = data.draw(st.sampled_from(reps[i]))
+            removals.append((i, v))
+            if xs[i].bits is not None or v in (xs[i].lo, xs[i].hi):
+                reps[i] = [w for w in reps[i] if w != v]
+        expected = brute(reps, lambda t: t in allowed)
+        try:
+            for i, v in removals:
+                xs[i].remove(v)
+            s.fix_point()
+        except Inconsistency:
+            s.clear_queue()
+            assert not expected, f"removing {removals} failed, yet {expected[0]} remains"
+            break
+        sols = brute(make_reps(xs), lambda t: t in allowed)
+        assert sols
+        for k, x in enumerate(xs):
+            supported = {t[k] for t in sols}
+            for w in checked_values(x):
+                assert w in supported
+    while saved:
+        s.trail.pop_level()
+        assert [(x.lo, x.hi, x.bits) for x in xs] == saved.pop()
+
+
+def test_table_examples():
+    tuples = [(1, 2, 3), (2, 2, 2), (3, 1, 2), (9, 9, 9)]
+    s, xs = build([{1, 2, 3}, {1, 2}, {2, 3, 4}])
+    p_ok = post(s, lambda s, xs: Table(s, xs, tuples), xs)
+    assert p_ok and _domains(xs) == [[1, 2, 3], [1, 2], [2, 3]]
+    s.trail.push_level()
+    xs[1].remove(2)
+    s.fix_point()
+    assert _domains(xs) == [[3], [1], [2]]
+    s.trail.pop_level()
+    assert _domains(xs) == [[1, 2, 3], [1, 2], [2, 3]]
+    xs[2].remove(2)
+    s.fix_point()
+    assert _domains(xs) == [[1], [2], [3]]
+    s, xs = build([{1}, {1}])
+    assert not post(s, lambda s, xs: Table(s, xs, [(1, 2), (2, 1)]), xs)
+
+
+def test_table_entailment_needs_every_combination():
+    specs = [{1, 2}, {1, 2}]
+    tuples = [(1, 1), (1, 2), (2, 1)]
+    run_checks(specs, lambda s, xs: Table(s, xs, tuples), lambda t: t in tuples, gac=True)
+
+
+def test_table_bounds_only_variable_loses_its_upper_bound():
+    tuples = [(1, 1), (5, 2), (3, 3)]
+    s, xs = build([("big", 0), {1, 2, 3}])
+    assert post(s, lambda s, xs: Table(s, xs, tuples), xs)
+    assert (xs[0].lo, xs[0].hi) == (1, 5)
+    xs[1].remove(2)
+    s.fix_point()
+    assert (xs[0].lo, xs[0].hi) == (1, 3)  # 2 stays: interior of a bounds-only domain
+    xs[1].remove(1)
+    s.fix_point()
+    assert (xs[0].lo, xs[0].hi) == (3, 3)
+
+
+def test_table_two_variables_changed_before_the_call():
+    tuples = [(1, 1), (2, 2), (2, 3), (1, 3)]
+    s, xs = build([{1, 2}, {1, 2, 3}])
+    assert post(s, lambda s, xs: Table(s, xs, tuples), xs)
+    xs[0].remove(2)
+    xs[1].remove(1)
+    s.fix_point()
+    assert _domains(xs) == [[1], [3]]

@@ -1,0 +1,190 @@
+"""Positive table constraint, generalised arc consistency by compact-table.
+
+Compact-table (Demeulenaere, Hartert, Lecoutre, Perez, Perron, Régin, Schaus; CP 2016), with
+Python ints as bit sets:
+
+* tuple j is bit j; `supports[k][v]` is the set of tuples with value v at position k;
+* `current` (trailed) is the set of tuples all of whose values are still in the domains;
+* update: for every variable whose domain changed since the last call (a trailed snapshot of
+  its bit set, or of its bounds), `current` loses the supports of the removed values (or
+  keeps those of the remaining values, whichever is shorter);
+* filter: a value v of x_k stays iff `supports[k][v] & current` is not empty. The variable
+  that alone caused the update needs no filtering (its remaining values kept their
+  supports).
+
+Tuples with a value outside a domain are dropped when the propagator is posted (as are
+duplicates). Bounds-only variables only lose values at their bounds.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from conundrum.engine import DOMAIN, Inconsistency, Propagator
+from conundrum.state import RevInt
+
+__all__ = ["Table"]
+
+
+def _bitset(indices: list[int], size: int) -> int:
+    """The int with the given bits set (linear time, unlike repeated `|=`)."""
+    buf = bytearray((size + 7) >> 3)
+    for j in indices:
+        buf[j >> 3] |= 1 << (j & 7)
+    return int.from_bytes(buf, "little")
+
+
+class Table(Propagator):
+    """(x_0, ..., x_{r-1}) is one of the given tuples (GAC, compact-table)."""
+
+    priority = 2
+    idempotent = True
+
+    def __init__(self, solver, xs, tuples) -> None:
+        super().__init__(solver)
+        self.xs = list(xs)
+        self.tuples = [tuple(int(v) for v in t) for t in tuples]
+        arity = len(self.xs)
+        for t in self.tuples:
+            if len(t) != arity:
+                raise ValueError(f"table: tuple {t} does not have {arity} values")
+        self.idempotent = len({id(x) for x in self.xs}) == arity
+        self.current: RevInt | None = None
+        self.last: list[RevInt] = []
+        # per position: for bitset domains a list indexed by value - base; for bounds-only
+        # domains the sorted values and their masks
+        self.sup: list = []
+        self.keys: list[list[int] | None] = []
+
+    def post(self) -> None:
+        xs = self.xs
+        trail = self.solver.trail
+        seen = set()
+        valid = []
+        for t in self.tuples:
+            if t not in seen and all(x.contains(v) for x, v in zip(xs, t, strict=True)):
+                seen.add(t)
+                valid.append(t)
+        self.tuples = valid
+        if not valid:
+            raise Inconsistency
+        size = len(valid)
+        for k, x in enumerate(xs):
+            by_value: dict[int, list[int]] = {}
+            for j, t in enumerate(valid):
+                by_value.setdefault(t[k], []).append(j)
+            if x.bits is not None:
+                base = x.base
+                sup = [0] * (x.hi - base + 1)
+                keep = 0
+                for v, js in by_value.items():
+                    sup[v - base] = _bitset(js, size)
+                    keep |= 1 << (v - base)
+                self.sup.append(sup)
+                self.keys.append(None)
+                x.keep_mask(base, keep)
+            else:
+                keys = sorted(by_value)
+                self.sup.append([_bitset(by_value[v], size) for v in keys])
+                self.keys.append(keys)
+                x.set_min(keys[0])
+                x.set_max(keys[-1])
+        self.current = RevInt(trail, (1 << size) - 1)
+        for x in xs:
+            self.last.append(RevInt(trail, x.bits if x.bits is not None else (x.lo, x.hi)))
+        for x in xs:
+            x.subscribe(self, DOMAIN)
+        self._check_entailed()
+
+    def propagate(self) -> None:
+        xs = self.xs
+        sups = self.sup
+        last = self.last
+        curr = orig = self.current.value
+        nchanged = 0
+        changed = -1
+        # ---- update the current table
+        for k in range(len(xs)):
+            x = xs[k]
+            cell = last[k]
+            sup = sups[k]
+            bits = x.bits
+            if bits is not None:
+                old = cell.value
+                if bits == old:
+                    continue
+                removed = old & ~bits
+                m = 0
+                if removed.bit_count() <= bits.bit_count():
+                    while removed:
+                        low = removed & -removed
+                        removed ^= low
+                        m |= sup[low.bit_length() - 1]
+                    curr &= ~m
+                else:
+                    rest = bits
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        m |= sup[low.bit_length() - 1]
+                    curr &= m
+                cell.set(bits)
+            else:
+                lo, hi = x.lo, x.hi
+                if cell.value == (lo, hi):
+                    continue
+                keys = self.keys[k]
+                m = 0
+                for i in range(bisect_left(keys, lo), bisect_right(keys, hi)):
+                    m |= sup[i]
+                curr &= m
+                cell.set((lo, hi))
+            nchanged += 1
+            changed = k
+        if curr == orig:
+            return
+        if not curr:
+            raise Inconsistency
+        self.current.set(curr)
+        # ---- filter the domains
+        for k in range(len(xs)):
+            x = xs[k]
+            if x.lo == x.hi or (nchanged == 1 and k == changed):
+                continue
+            sup = sups[k]
+            bits = x.bits
+            if bits is not None:
+                rm = 0
+                rest = bits
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    if not sup[low.bit_length() - 1] & curr:
+                        rm |= low
+                if rm:
+                    x.remove_mask(x.base, rm)
+                    last[k].set(x.bits)
+            else:
+                keys = self.keys[k]
+                lo, hi = x.lo, x.hi
+                i = bisect_left(keys, lo)
+                while not sup[i] & curr:
+                    i += 1
+                j = bisect_right(keys, hi) - 1
+                while not sup[j] & curr:
+                    j -= 1
+                if keys[i] != lo or keys[j] != hi:
+                    x.set_min(keys[i])
+                    x.set_max(keys[j])
+                    last[k].set((x.lo, x.hi))
+        self._check_entailed()
+
+    def _check_entailed(self) -> None:
+        """Entailed when every combination of the current domains is an allowed tuple."""
+        count = self.current.value.bit_count()
+        prod = 1
+        for x in self.xs:
+            prod *= x.size()
+            if prod > count:
+                return
+        self.deactivate()
