@@ -12,8 +12,11 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conundrum.cli import main
+from conundrum.puzzles.base import PuzzleError
 
 SUDOKU_10 = "\n".join(["1234567890"] * 10)
 SUDOKU_TWICE = "5..5.....\n" + "\n".join(["........."] * 8)
@@ -176,3 +179,36 @@ def test_malformed_input_real_command(k, paths):
     assert r.returncode == 2, r.stderr
     assert place in r.stderr.splitlines()[0]
     assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+ALPHABET = list("ABCDE0129+-*/:%()=<>!#$ ,;^") + ["**", "//", "×", "÷", "−", "Я", "\t"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(ALPHABET), max_size=16).map("".join))
+def test_any_equation_text_parses_or_gives_a_placed_error(text):
+    import conundrum as cn
+    from conundrum.puzzles import alphametic as al
+
+    try:
+        al.parse([al.Source(text, "argument 1")], al.Options())
+    except PuzzleError as exc:
+        assert exc.column is not None or "letters" in exc.message or "equation" in exc.message
+    except cn.ModelError:
+        pass
+
+
+GRID_CHARS = list(".123456789AZ<>^v|- \n\n\n#=+*/0ab\t")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(GRID_CHARS), max_size=60).map("".join),
+       st.sampled_from(["sudoku", "futoshiki", "killer", "kenken", "skyscrapers"]))
+def test_any_grid_text_parses_or_gives_a_placed_error(text, command):
+    from importlib import import_module
+
+    module = import_module(f"conundrum.puzzles.{command}")
+    try:
+        module.parse(text, "f.txt")
+    except PuzzleError as exc:
+        assert exc.source == "f.txt"
