@@ -162,9 +162,10 @@ def _alphametic(args: argparse.Namespace) -> Puzzle:
                for k, eq in enumerate(args.equations, 1)]
     if args.file:
         text = read_text(args.file)
+        name = "standard input" if args.file == "-" else args.file
         for i, line in enumerate(text.split("\n"), 1):
             if line.strip() and not line.lstrip().startswith("#"):
-                label = f"{args.file}, line {i}"
+                label = f"{name}, line {i}"
                 sources.append(al.Source(unicodedata.normalize("NFC", line.rstrip("\r")), label))
     if not sources:
         raise PuzzleError("no equation: give one or more, e.g. 'SEND + MORE = MONEY', or -f FILE")
