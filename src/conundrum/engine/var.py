@@ -22,6 +22,43 @@ if TYPE_CHECKING:
 BITSET_LIMIT = 1 << 16
 
 
+def mask_of(offsets) -> int:
+    """The bit set with the given bit positions (>= 0). Wide sparse sets are built in a
+    bytearray: OR-ing single bits into a huge int would copy it once per bit."""
+    offsets = list(offsets)
+    if not offsets:
+        return 0
+    top = max(offsets)
+    if top < 4096 or len(offsets) < 4:
+        m = 0
+        for o in offsets:
+            m |= 1 << o
+        return m
+    buf = bytearray(top // 8 + 1)
+    for o in offsets:
+        buf[o >> 3] |= 1 << (o & 7)
+    return int.from_bytes(buf, "little")
+
+
+WIDE = 4096  # bit sets longer than this are scanned as text, not bit by bit
+
+
+def offsets(bits: int):
+    """The positions of the set bits, in increasing order."""
+    if bits.bit_length() <= WIDE:
+        while bits:
+            low = bits & -bits
+            yield low.bit_length() - 1
+            bits ^= low
+        return
+    # each `bits & -bits` on a huge int copies it: find the ones in its binary text instead
+    text = bin(bits)[:1:-1]
+    i = text.find("1")
+    while i >= 0:
+        yield i
+        i = text.find("1", i + 1)
+
+
 class IntVar:
     """An integer variable of the engine (not the model's Var)."""
 
@@ -52,10 +89,7 @@ class IntVar:
             if values is None:
                 self.bits = (1 << (hi - lo + 1)) - 1
             else:
-                bits = 0
-                for v in values:
-                    bits |= 1 << (v - lo)
-                self.bits = bits
+                self.bits = mask_of(v - lo for v in values)
         else:
             self.bits = None  # bounds only
 
@@ -80,12 +114,9 @@ class IntVar:
         if self.bits is None:
             yield from range(self.lo, self.hi + 1)
             return
-        bits = self.bits
         base = self.base
-        while bits:
-            low = bits & -bits
-            yield base + low.bit_length() - 1
-            bits ^= low
+        for o in offsets(self.bits):
+            yield base + o
 
     def values_list(self) -> list[int]:
         return list(self.values())
@@ -246,11 +277,7 @@ class IntVar:
             self.set_max(max(vs))
             return
         base, lo, hi = self.base, self.lo, self.hi
-        m = 0
-        for v in values:
-            if lo <= v <= hi:
-                m |= 1 << (v - base)
-        self._set_bits(self.bits & m)
+        self._set_bits(self.bits & mask_of(v - base for v in values if lo <= v <= hi))
 
     def remove_mask(self, lo: int, mask: int) -> None:
         """Remove the values lo + i for the bits i set in mask (bitset domains only)."""

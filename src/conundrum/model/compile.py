@@ -46,14 +46,14 @@ from conundrum.model.globals import (
     Table,
 )
 from conundrum.propagators.arith import Abs as AbsProp
-from conundrum.propagators.arith import BinaryFunction, Power, scaled_quotient
+from conundrum.propagators.arith import BinaryFunction, Power, scaled_fraction
 from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, EqualOffset
 
 QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
-MAX_SCALE = 10**9  # largest common denominator kept for an enumerated quotient
+MAX_SCALE = 1 << 16  # largest common denominator kept for an enumerated quotient
 
 
 class Lin:
@@ -221,9 +221,11 @@ class Compiler:
         """The exact rational p / q (q != 0 already posted).
 
         When p and q have small domains the quotient takes finitely many values; with L the
-        lcm of their denominators, T = p * L / q is an integer variable with a
-        domain-consistent propagator, and the pair (T, L) has a constant denominator, so sums
-        of such terms stay linear. Otherwise the pair (p, q) is kept as it is."""
+        lcm of their denominators, p / q = (L * Q + F) / L where Q = p // q and
+        F = (p % q) * L / q in 0..L-1 are integer variables with domain-consistent
+        propagators. The pair has the constant denominator L, so sums of quotients stay
+        linear, and the linear propagator's divisibility reasoning makes the fractional
+        parts F cancel. Otherwise the pair (p, q) is kept as it is."""
         if q.is_const():
             return self.normal(p, q)
         x, y = self.as_var(p), self.as_var(q)
@@ -234,13 +236,14 @@ class Compiler:
             if b:
                 for a in x.values():
                     scale = math.lcm(scale, Fraction(a, b).denominator)
-                    if scale > MAX_SCALE:
-                        return self.normal(Lin.of(x), Lin.of(y))
-        f = scaled_quotient(scale)
-        values = [f(a, b) for a in x.values() for b in y.values() if b]
-        z = self.aux(min(values), max(values))
-        self.post_prop(BinaryFunction(self.solver, "scaled/", x, y, z, f))
-        return self.normal(Lin.of(z), Lin(None, scale))
+        if scale > MAX_SCALE:
+            return self.normal(Lin.of(x), Lin.of(y))
+        whole = self.binary("//", Lin.of(x), Lin.of(y))
+        if scale == 1:
+            return whole, ONE
+        frac = self.aux(0, scale - 1)
+        self.post_prop(BinaryFunction(self.solver, "frac", x, y, frac, scaled_fraction(scale)))
+        return self.normal(whole.scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
     # ------------------------------------------------------- rational pairs
     def add(self, a: Rat, b: Rat, k: int = 1) -> Rat:

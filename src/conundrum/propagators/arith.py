@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, Propagator
+from conundrum.engine.var import WIDE, mask_of, offsets
 
 ENUMERATION_LIMIT = 1024
 
@@ -132,12 +133,13 @@ def _no_bounds(x, y, z) -> None:
     """No interval reasoning: wait until the arguments are fixed."""
 
 
-def scaled_quotient(scale: int) -> Callable:
-    """f(a, b) = a * scale / b when that is an integer (used for exact rational terms)."""
+def scaled_fraction(scale: int) -> Callable:
+    """f(a, b) = frac(a / b) * scale, i.e. (a % b) * scale / b, in 0..scale-1; None when
+    b == 0 or when that is not an integer (scale must be a multiple of the denominator)."""
     def f(a: int, b: int) -> int | None:
         if b == 0:
             return None
-        q, r = divmod(a * scale, b)
+        q, r = divmod((a % b) * scale, b)
         return None if r else q
     return f
 
@@ -225,7 +227,11 @@ class BinaryFunction(Propagator):
         ib = inner.bits
         zlo, zhi = z.lo - z.base, z.hi - z.base
         zbits = z.bits
-        out_ok = in_ok = z_ok = 0
+        zset = None
+        if zbits is not None and zbits.bit_length() > WIDE:
+            zset = set(offsets(zbits))  # one scan instead of a huge shift per triple
+        out_ok = in_ok = 0
+        z_ok = set()
         zmin = zmax = None
         bits = outer.bits
         while bits:
@@ -235,10 +241,14 @@ class BinaryFunction(Propagator):
             found = False
             for i, r in rows.get(o, ()):
                 if (ib >> i) & 1 and zlo <= r <= zhi:
-                    if zbits is not None:
+                    if zset is not None:
+                        if r not in zset:
+                            continue
+                        z_ok.add(r)
+                    elif zbits is not None:
                         if not (zbits >> r) & 1:
                             continue
-                        z_ok |= 1 << r
+                        z_ok.add(r)
                     else:
                         if zmin is None or r < zmin:
                             zmin = r
@@ -253,7 +263,7 @@ class BinaryFunction(Propagator):
         outer.keep_mask(outer.base, out_ok)
         inner.keep_mask(inner.base, in_ok)
         if zbits is not None:
-            z.keep_mask(z.base, z_ok)
+            z.keep_mask(z.base, mask_of(z_ok))
         else:
             z.set_min(z.base + zmin)
             z.set_max(z.base + zmax)

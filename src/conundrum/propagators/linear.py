@@ -6,6 +6,8 @@ the reified versions (reified.py) run exactly the same code once their literal i
 
 from __future__ import annotations
 
+from math import gcd
+
 from conundrum.engine import BOUNDS, FIX, Inconsistency, Propagator
 
 
@@ -43,31 +45,85 @@ def propagate_le(coefs: list[int], xs: list, c: int) -> bool:
     return False
 
 
+def _bounds_eq(coefs: list[int], xs: list, c: int) -> bool | None:
+    """One bounds pass of sum + c == 0: True if all fixed (entailed), None if nothing
+    changed, False if some bound moved."""
+    lo, hi = linear_bounds(coefs, xs, c)
+    if lo > 0 or hi < 0:
+        raise Inconsistency
+    if lo == hi:
+        return True
+    changed = False
+    for a, x in zip(coefs, xs):
+        xl, xh = x.lo, x.hi
+        if a > 0:
+            # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh]
+            new_hi = xl + (-lo) // a
+            new_lo = xh - hi // a
+        else:
+            new_hi = xl + hi // (-a)
+            new_lo = xh - (-lo) // (-a)
+        if new_hi < xh:
+            x.set_max(new_hi)
+        if new_lo > xl:
+            x.set_min(new_lo)
+        if x.lo != xl or x.hi != xh:
+            changed = True
+    return False if changed else None
+
+
+MODULAR_SIZE_LIMIT = 4096
+
+
+def _modular_eq(coefs: list[int], xs: list, c: int) -> bool:
+    """Divisibility reasoning for sum + c == 0. With r = -(c + the fixed terms) and, for an
+    unfixed x_j, g the gcd of the other unfixed coefficients: a_j * x_j = r (mod g). This is
+    the carry reasoning of alphametics and the fraction cancelling of rational equations.
+    Returns True if a domain changed."""
+    free_a = []
+    free_x = []
+    r = -c
+    for a, x in zip(coefs, xs):
+        if x.lo == x.hi:
+            r -= a * x.lo
+        else:
+            free_a.append(a)
+            free_x.append(x)
+    n = len(free_a)
+    if n < 2:
+        return False
+    # prefix and suffix gcds give, for each j, the gcd of the others
+    prefix = [0] * (n + 1)
+    for j in range(n):
+        prefix[j + 1] = gcd(prefix[j], free_a[j])
+    if r % prefix[n]:
+        raise Inconsistency
+    suffix = 0
+    changed = False
+    for j in range(n - 1, -1, -1):
+        g = gcd(prefix[j], suffix)
+        a = free_a[j]
+        suffix = gcd(suffix, a)
+        if g <= 1 or a % g == 0:
+            continue
+        x = free_x[j]
+        if x.bits is None or x.size() > MODULAR_SIZE_LIMIT:
+            continue
+        keep = [v for v in x.values() if (a * v - r) % g == 0]
+        if len(keep) != x.size():
+            x.keep_values(keep)
+            changed = True
+    return changed
+
+
 def propagate_eq(coefs: list[int], xs: list, c: int) -> bool:
-    """Filter sum(a_i x_i) + c == 0 to bounds consistency. True when entailed (all fixed)."""
+    """Filter sum(a_i x_i) + c == 0: bounds consistency plus divisibility reasoning.
+    Returns True when entailed (all fixed)."""
     while True:
-        lo, hi = linear_bounds(coefs, xs, c)
-        if lo > 0 or hi < 0:
-            raise Inconsistency
-        if lo == hi:
+        state = _bounds_eq(coefs, xs, c)
+        if state is True:
             return True
-        changed = False
-        for a, x in zip(coefs, xs):
-            xl, xh = x.lo, x.hi
-            if a > 0:
-                # a*x in [a*xl - hi, a*xl - lo]... derived from the others' range.
-                new_hi = xl + (-lo) // a
-                new_lo = xh - hi // a
-            else:
-                new_hi = xl + hi // (-a)
-                new_lo = xh - (-lo) // (-a)
-            if new_hi < xh:
-                x.set_max(new_hi)
-            if new_lo > xl:
-                x.set_min(new_lo)
-            if x.lo != xl or x.hi != xh:
-                changed = True
-        if not changed:
+        if state is None and not _modular_eq(coefs, xs, c):
             return False
 
 
