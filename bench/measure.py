@@ -41,6 +41,10 @@ class Cell:
         d.update(median=self.median, solver_median=self.solver_median)
         return d
 
+    @classmethod
+    def from_json(cls, d: dict) -> Cell:
+        return cls(d["instance"], d["system"], d["status"], d["wall"], d["solver"], d["note"])
+
 
 def _tail(text: str, n: int = 300) -> str:
     text = " ".join(text.strip().split())
@@ -48,8 +52,9 @@ def _tail(text: str, n: int = 300) -> str:
 
 
 def measure(inst: Instance, system: System, runs: int, timeout: float,
-            log=print) -> Cell:
-    """Run one pair `runs` times (stopping at the first failure) and verify each answer."""
+            log=print, repeat_below: float = float("inf")) -> Cell:
+    """Run one pair `runs` times (stopping at the first failure) and verify each answer.
+    A first run slower than `repeat_below` seconds is not repeated (its noise is small)."""
     cell = Cell(inst.name, system.name, OK)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         try:
@@ -82,6 +87,8 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
                 cell.solver.append(rep.solver_time)
             if rep.notes:
                 cell.note = "; ".join(rep.notes)
+            if wall > repeat_below:
+                break
     if cell.status != OK:
         cell.wall, cell.solver = [], []
     return cell

@@ -65,7 +65,16 @@ def run(args: argparse.Namespace) -> int:
             versions[s.name] = s.version()
     cells: dict[tuple[str, str], Cell] = {}
     t_start = time.perf_counter()
+    timeout, squeezed = args.timeout, False
+    meta = {"runs": runs, "timeout": args.timeout, "notes": notes, "versions": versions,
+            "command": command_line(), "systems": [s.name for s in systems],
+            "instances": [i.name for i in insts]}
     for inst in insts:
+        if args.budget and not squeezed and time.perf_counter() - t_start > args.budget:
+            squeezed, runs, timeout = True, 1, min(timeout, 10.0)
+            notes.append(f"time budget of {args.budget:g} s spent: from {inst.name} on, one run "
+                         f"per pair and a {timeout:g} s timeout")
+            print(f"note: {notes[-1]}", file=sys.stderr)
         for s in systems:
             if s not in present:
                 cells[(inst.name, s.name)] = Cell(inst.name, s.name, ABSENT)
@@ -74,10 +83,12 @@ def run(args: argparse.Namespace) -> int:
                 cells[(inst.name, s.name)] = Cell(inst.name, s.name, SKIPPED,
                                                   note="not attempted (far too slow)")
                 continue
-            cell = measure(inst, s, runs, args.timeout, log=print)
+            cell = measure(inst, s, runs, timeout, log=print, repeat_below=args.repeat_below)
             cells[(inst.name, s.name)] = cell
             shown = f"{cell.median:.3f} s" if cell.status == OK else cell.status.upper()
             print(f"{inst.name:28s} {s.name:20s} {shown:>10s}  {cell.note}", flush=True)
+        if not args.quick:
+            save(meta, cells)
     elapsed = time.perf_counter() - t_start
     wrong = [c for c in cells.values() if c.status == WRONG]
     failed_cn = [c for c in cells.values() if c.system == "conundrum" and c.status != OK]
@@ -92,27 +103,49 @@ def run(args: argparse.Namespace) -> int:
               "quick: FAILED " + ", ".join(f"{c.instance} ({c.status}: {c.note})"
                                            for c in failed_cn))
         return 0 if ok else 1
-    write_outputs(args, insts, systems, cells, notes, versions)
+    save(meta, cells)
+    write_outputs(args, insts, systems, cells, meta)
     return 0
 
 
-def write_outputs(args, insts, systems, cells, notes, versions) -> None:
+RESULTS_JSON = HERE / "out" / "results.json"
+
+
+def command_line() -> str:
+    return ("python bench/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])).strip()
+
+
+def save(meta: dict, cells: dict) -> None:
+    """Results so far, so that a report can be rebuilt (--report-only) after a crash."""
+    RESULTS_JSON.parent.mkdir(exist_ok=True)
+    RESULTS_JSON.write_text(json.dumps(
+        {"meta": meta, "cells": [c.to_json() for c in cells.values()]}, indent=1))
+
+
+def report_only(args: argparse.Namespace) -> int:
+    data = json.loads(RESULTS_JSON.read_text())
+    meta = data["meta"]
+    cells = {(d["instance"], d["system"]): Cell.from_json(d) for d in data["cells"]}
+    known = {i.name: i for i in all_instances()}
+    insts = [known[n] for n in meta["instances"] if n in known]
+    systems = [s for s in all_systems() if s.name in meta["systems"]]
+    write_outputs(args, insts, systems, cells, meta)
+    return 0
+
+
+def write_outputs(args, insts, systems, cells, meta: dict) -> None:
     import report
 
-    command = "python bench/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     out_md = Path(args.output)
-    out_md.write_text(report.markdown(insts, systems, cells, runs=args.runs,
-                                      timeout=args.timeout, command=command.strip(),
-                                      notes=notes, versions=versions))
+    out_md.write_text(report.markdown(insts, systems, cells, runs=meta["runs"],
+                                      timeout=meta["timeout"], command=meta["command"],
+                                      notes=meta["notes"], versions=meta["versions"]))
     print(f"wrote {out_md}")
     png = out_md.with_name("ratios.png")
     if report.chart(insts, systems, cells, png):
         print(f"wrote {png}")
     else:
         print("matplotlib missing: no chart")
-    (HERE / "out").mkdir(exist_ok=True)
-    (HERE / "out" / "results.json").write_text(json.dumps(
-        [c.to_json() for c in cells.values()], indent=1))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,7 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per run")
     ap.add_argument("--instances", help="comma-separated names, globs or groups")
     ap.add_argument("--systems", help="comma-separated system names (see --list)")
+    ap.add_argument("--repeat-below", type=float, default=10.0, metavar="S",
+                    help="repeat a pair only when its first run took less than S seconds")
+    ap.add_argument("--budget", type=float, metavar="S",
+                    help="after S seconds in total, one run per pair and a 10 s timeout")
     ap.add_argument("--output", default=str(HERE / "RESULTS.md"))
+    ap.add_argument("--report-only", action="store_true",
+                    help="rebuild RESULTS.md and ratios.png from bench/out/results.json")
     ap.add_argument("--profile", metavar="INSTANCE",
                     help="run one conundrum instance under cProfile")
     ap.add_argument("--top", type=int, default=25, help="functions shown by --profile")
@@ -135,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         for s in all_systems():
             print(f"system {s.name:20s} {s.missing() or 'installed'}")
         return 0
+    if args.report_only:
+        return report_only(args)
     if args.profile:
         from profiling import profile
         return profile(args.profile, args.top)
