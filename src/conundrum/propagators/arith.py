@@ -227,34 +227,37 @@ class BinaryFunction(Propagator):
         ib = inner.bits
         zlo, zhi = z.lo - z.base, z.hi - z.base
         zbits = z.bits
-        zset = None
-        if zbits is not None and zbits.bit_length() > WIDE:
-            zset = set(offsets(zbits))  # one scan instead of a huge shift per triple
-        out_ok = in_ok = 0
-        z_ok = set()
-        zmin = zmax = None
+        out_ok = in_ok = z_mask = 0
         bits = outer.bits
+        if zbits is not None and zbits.bit_length() <= WIDE:
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                found = False
+                for i, r in rows.get(low.bit_length() - 1, ()):
+                    if (ib >> i) & 1 and zlo <= r <= zhi and (zbits >> r) & 1:
+                        in_ok |= 1 << i
+                        z_mask |= 1 << r
+                        found = True
+                if found:
+                    out_ok |= low
+            if not out_ok:
+                raise Inconsistency
+            outer.keep_mask(outer.base, out_ok)
+            inner.keep_mask(inner.base, in_ok)
+            z.keep_mask(z.base, z_mask)
+            return
+        # wide or bounds-only z: membership through a set, or bounds only
+        zset = set(offsets(zbits)) if zbits is not None else None
+        z_ok: set[int] = set()
         while bits:
             low = bits & -bits
-            o = low.bit_length() - 1
             bits ^= low
             found = False
-            for i, r in rows.get(o, ()):
-                if (ib >> i) & 1 and zlo <= r <= zhi:
-                    if zset is not None:
-                        if r not in zset:
-                            continue
-                        z_ok.add(r)
-                    elif zbits is not None:
-                        if not (zbits >> r) & 1:
-                            continue
-                        z_ok.add(r)
-                    else:
-                        if zmin is None or r < zmin:
-                            zmin = r
-                        if zmax is None or r > zmax:
-                            zmax = r
+            for i, r in rows.get(low.bit_length() - 1, ()):
+                if (ib >> i) & 1 and zlo <= r <= zhi and (zset is None or r in zset):
                     in_ok |= 1 << i
+                    z_ok.add(r)
                     found = True
             if found:
                 out_ok |= low
@@ -265,8 +268,8 @@ class BinaryFunction(Propagator):
         if zbits is not None:
             z.keep_mask(z.base, mask_of(z_ok))
         else:
-            z.set_min(z.base + zmin)
-            z.set_max(z.base + zmax)
+            z.set_min(z.base + min(z_ok))
+            z.set_max(z.base + max(z_ok))
 
     def _enumerate(self) -> None:
         x, y, z = self.x, self.y, self.z
