@@ -6,7 +6,8 @@ Profiles (choose with the ``HYPOTHESIS_PROFILE`` environment variable):
   no example database, sized so that the whole property suite stays around a minute and a
   half on the project's 2-core machine;
 * ``thorough``: many more random examples for long runs (``HYPOTHESIS_PROFILE=thorough``);
-* ``dev``: a handful of examples, for a quick edit-run loop.
+* ``dev``: a handful of examples, for a quick edit-run loop;
+* ``triage``: ``ci`` without shrinking, to list the failing tests quickly.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 # Make ``import oracle`` / ``import test_properties_harness`` work whatever the import mode
 # (with or without a tests/__init__.py).
@@ -50,5 +51,10 @@ settings.register_profile(
     database=None,
     print_blob=True,
     suppress_health_check=_QUIET,
+)
+# ``triage``: like ci but without shrinking, to list failing tests quickly.
+settings.register_profile(
+    "triage", parent=settings.get_profile("ci"),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

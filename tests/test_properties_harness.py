@@ -299,6 +299,76 @@ def check_exhaustive_options(
                 assert_same_set(got, truth, f"solutions({opts})")
 
 
+# ------------------------------------------------------------------ open engine bugs
+#
+# Each entry of docs/ENGINE-BUGS.md that makes property tests fail has a probe here: its
+# minimal reproduction, True while the bug is open.  A property test that the bug makes fail
+# carries ``known_bugs(...)``: an xfail while a probe says the bug is open, and an ordinary
+# test again once it is fixed.
+
+BUG_MUL_ZERO = "x * y with a zero factor: the checker calls it a division by zero"
+BUG_LDS_RANDOM = ('method="lds:N" with value_select="random": duplicated and missing '
+                  "solutions")
+BUG_LDS_OPTIMUM = 'minimize/maximize with method="lds:N" is not optimal (and reports complete)'
+
+
+def _probe_mul_zero() -> bool:
+    import conundrum as cn
+
+    m = cn.Model()
+    x, y, z = m.int_vars("x y z", 0, 0)
+    m += x * y == z
+    return m.count() != 1
+
+
+def _probe_lds_random() -> bool:
+    import conundrum as cn
+
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 2)
+    got = [(s[x], s[y]) for s in m.solutions(method="lds:1000", value_select="random", seed=1)]
+    return sorted(got) != [(a, b) for a in range(3) for b in range(3)]
+
+
+def _probe_lds_optimum() -> bool:
+    import conundrum as cn
+
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 1)
+    best = m.maximize(x + y, method="lds:1000")
+    return best is None or best.value(x + y) != 2
+
+
+BUG_PROBES: dict[str, Callable[[], bool]] = {
+    BUG_MUL_ZERO: _probe_mul_zero,
+    BUG_LDS_RANDOM: _probe_lds_random,
+    BUG_LDS_OPTIMUM: _probe_lds_optimum,
+}
+_PROBED: dict[str, bool] = {}
+
+
+def bug_is_open(heading: str) -> bool:
+    """Whether the ENGINE-BUGS.md entry ``heading`` still reproduces (an exception: yes)."""
+    if heading not in _PROBED:
+        try:
+            _PROBED[heading] = bool(BUG_PROBES[heading]())
+        except Exception:
+            _PROBED[heading] = True
+    return _PROBED[heading]
+
+
+def known_bugs(*headings: str) -> pytest.MarkDecorator:
+    """xfail, not run, while any of these ENGINE-BUGS.md entries is open.
+
+    The bug's probe (and its strict-xfail reproduction in test_properties_regressions.py)
+    already shows the failure; running the property test would only spend CI time on
+    shrinking.  Once every listed bug is fixed the test runs as an ordinary test again.
+    """
+    still_open = [h for h in headings if bug_is_open(h)]
+    return pytest.mark.xfail(bool(still_open), run=False,
+                             reason="ENGINE-BUGS.md: " + " | ".join(still_open or headings))
+
+
 # ----------------------------------------------------------- self-tests of the oracle
 
 

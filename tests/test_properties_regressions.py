@@ -1,0 +1,80 @@
+"""Minimal reproductions of the bugs the property harness found (docs/ENGINE-BUGS.md).
+
+Each test is the shrunk reproduction of one entry, checked against its brute-force answer.
+An open bug's test is ``xfail(strict=True)``: when the bug is fixed it XPASSes, which fails,
+and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
+"""
+
+from __future__ import annotations
+
+import conundrum as cn
+
+
+def test_product_with_zero_factor_is_not_a_division_by_zero() -> None:
+    """ENGINE-BUGS.md "x * y with a zero factor ..." (FIXED): 0 * 0 == 0, one solution."""
+    m = cn.Model()
+    x, y, z = m.int_vars("x y z", 0, 0)
+    m += x * y == z
+    assert m.count() == 1
+
+
+def test_product_and_square_with_zero_in_domains() -> None:
+    """x * y == z and x * x == w over small ranges with 0: brute-force counts."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", -1, 2)
+    z = m.int_var(-4, 4, "z")
+    m += x * y == z
+    assert m.count() == 16
+    m = cn.Model()
+    x = m.int_var(-2, 2, "x")
+    w = m.int_var(0, 4, "w")
+    m += x * x == w
+    assert sorted((s[x], s[w]) for s in m.solutions()) == [(v, v * v) for v in range(-2, 3)]
+
+
+def test_lds_with_random_values_enumerates_each_solution_once() -> None:
+    """ENGINE-BUGS.md "method="lds:N" with value_select="random" ..." (FIXED): no
+    constraint, x, y in 0..2: lds:1000 + random values gives the 9 pairs once each."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 2)
+    got = [(s[x], s[y]) for s in m.solutions(method="lds:1000", value_select="random", seed=1)]
+    assert sorted(got) == [(a, b) for a in range(3) for b in range(3)]
+
+
+def test_maximize_with_lds_is_optimal() -> None:
+    """ENGINE-BUGS.md "minimize/maximize with method="lds:N" ..." (FIXED): 2."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 1)
+    best = m.maximize(x + y, method="lds:1000")
+    assert best is not None and best.value(x + y) == 2
+
+
+def test_maximize_with_lds_under_a_sum_constraint() -> None:
+    """x + y <= 4 over 0..3: maximize(2*x + y) with lds:1000 is 7 (x=3, y=1)."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 3)
+    m += x + y <= 4
+    best = m.maximize(2 * x + y, method="lds:1000")
+    assert best is not None and best.value(2 * x + y) == 7
+
+
+def test_all_different_default_strength_keeps_solutions() -> None:
+    """ENGINE-BUGS.md "all_different with the default strength ("domain") removes every
+    solution" (FIXED): 3! permutations."""
+    m = cn.Model()
+    a, b, c = m.int_vars("a b c", 1, 3)
+    m += cn.all_different([a, b, c])
+    assert m.count() == 6
+
+
+def test_abs_in_a_constraint() -> None:
+    """ENGINE-BUGS.md "abs(...) in a constraint: TypeError when the constraint is added"
+    (FIXED): brute-force counts 4 and 2."""
+    m = cn.Model()
+    a, b = m.int_vars("a b", 1, 3)
+    m += abs(a - b) == 1
+    assert m.count() == 4
+    m = cn.Model()
+    a = m.int_var(-1, 1, "a")
+    m += abs(a) == 1
+    assert m.count() == 2
