@@ -104,17 +104,18 @@ def build_parser() -> argparse.ArgumentParser:
                            "'SEND + MORE = MONEY'.")
     alpha.add_argument("equations", nargs="*", metavar="EQUATION",
                        help="equations (also separated by , or ;)")
-    alpha.add_argument("-f", "--file", help="read equations from FILE, one or more a line")
-    alpha.add_argument("--digits", metavar="LO-HI", help="the digits letters stand for "
+    ag = alpha.add_argument_group("equations")
+    ag.add_argument("-f", "--file", help="read equations from FILE, one or more a line")
+    ag.add_argument("--digits", metavar="LO-HI", help="the digits letters stand for "
                        "(default 0 to base-1)")
-    alpha.add_argument("--base", type=int, default=10, help="number base, 2 to 36 (default 10)")
-    alpha.add_argument("--no-distinct", action="store_true",
+    ag.add_argument("--base", type=int, default=10, help="number base, 2 to 36 (default 10)")
+    ag.add_argument("--no-distinct", action="store_true",
                        help="different letters may be the same digit")
-    alpha.add_argument("--leading-zeros", action="store_true",
+    ag.add_argument("--leading-zeros", action="store_true",
                        help="the first letter of a word may be 0")
-    alpha.add_argument("--integral", action="store_true",
+    ag.add_argument("--integral", action="store_true",
                        help="every / is exact integer division (ECLiPSe #=)")
-    alpha.add_argument("--fix", action="append", default=[], metavar="X=D",
+    ag.add_argument("--fix", action="append", default=[], metavar="X=D",
                        help="give letter X the digit D (repeatable)")
     for name, text in FILE_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve {text}.")
