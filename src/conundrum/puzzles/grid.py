@@ -5,8 +5,9 @@ lines of ``-``/``+``/box-drawing characters are ignored), or N lines of N space-
 numbers. A blank is ``.``, ``0`` or ``_``; values above 9 are ``A`` (10), ``B`` (11), ...
 
 Relation grid: cell rows alternate with relation rows. Between two cells of a cell row,
-``<`` or ``>`` relates the neighbours; in a relation row, ``^`` under a cell says that cell is
-smaller than the one below it and ``v`` that it is larger. Lines starting with ``#`` are
+``<`` or ``>`` relates the neighbours (anything else, such as a space or ``|``, means no
+relation); in a relation row, ``^`` under a cell says that cell is smaller than the one below
+it and ``v`` that it is larger (anything else: no relation). Lines starting with ``#`` are
 comments everywhere.
 """
 
@@ -172,11 +173,7 @@ def read_relations(text: str, source: str) -> Grid:
             _attach_vertical(pending, cell_rows, relations, source)
             pending = []
             cell_rows.append((i, _cell_row(line, i, len(cell_rows), relations, source)))
-        elif line.strip():
-            for j, ch in enumerate(line, 1):
-                if not (ch.isspace() or ch in "^v" or ch in RULE_CHARS):
-                    raise PuzzleError(f"unexpected {ch!r} in a relation row (use ^, v or "
-                                      "spaces)", source=source, line=i, column=j)
+        elif line.strip():  # a relation row: ^ and v count, anything else means none
             if any(ch in "^v" for ch in line):
                 if not cell_rows:
                     raise PuzzleError("a relation row before the first row of cells",
@@ -222,10 +219,7 @@ def _cell_row(line: str, i: int, r: int, relations: list[Relation], source: str)
             sep = []
         elif ch in "<>":
             sep.append((j, ch))
-        elif not (ch.isspace() or ch in RULE_CHARS):
-            raise PuzzleError(f"unexpected {ch!r} in a row of cells (a cell is a digit, a "
-                              "letter A-Z or '.'; between cells use <, >, | or spaces)",
-                              source=source, line=i, column=j + 1)
+        # anything else between two cells (space, '|', ...) means no relation
     if sep:
         raise PuzzleError(f"{sep[0][1]!r} after the last cell of the row", source=source,
                           line=i, column=sep[0][0] + 1)
