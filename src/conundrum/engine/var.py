@@ -169,17 +169,22 @@ class IntVar:
 
     # ----------------------------------------------------------------- events
     def _notify(self, old_lo: int, old_hi: int) -> None:
-        schedule = self.solver.schedule
+        # Solver.schedule inlined: this is the hottest loop of the engine.
+        solver = self.solver
+        current = solver.current
+        queues = solver.queues
         if self.lo == self.hi:
-            for p in self.on_fix:
-                schedule(p)
-            for p in self.on_bounds:
-                schedule(p)
+            lists = (self.on_fix, self.on_bounds, self.on_domain)
         elif self.lo != old_lo or self.hi != old_hi:
-            for p in self.on_bounds:
-                schedule(p)
-        for p in self.on_domain:
-            schedule(p)
+            lists = (self.on_bounds, self.on_domain)
+        else:
+            lists = (self.on_domain,)
+        for lst in lists:
+            for p in lst:
+                if p.scheduled or not p.active or (p is current and p.idempotent):
+                    continue
+                p.scheduled = True
+                queues[p.priority].append(p)
 
     def _set_bits(self, bits: int) -> None:
         """Install a non-empty subset bit set, fixing bounds, and notify."""

@@ -46,30 +46,42 @@ def propagate_le(coefs: list[int], xs: list, c: int) -> bool:
 
 
 def _bounds_eq(coefs: list[int], xs: list, c: int) -> bool | None:
-    """One bounds pass of sum + c == 0: True if all fixed (entailed), None if nothing
-    changed, False if some bound moved."""
+    """Bounds consistency of sum + c == 0, to its fixpoint: True if entailed (all fixed),
+    None otherwise. The sum's bounds are updated as each variable tightens, so the sum is
+    computed once per call."""
     lo, hi = linear_bounds(coefs, xs, c)
-    if lo > 0 or hi < 0:
-        raise Inconsistency
-    if lo == hi:
-        return True
-    changed = False
-    for a, x in zip(coefs, xs):
-        xl, xh = x.lo, x.hi
-        if a > 0:
-            # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh]
-            new_hi = xl + (-lo) // a
-            new_lo = xh - hi // a
-        else:
-            new_hi = xl + hi // (-a)
-            new_lo = xh - (-lo) // (-a)
-        if new_hi < xh:
-            x.set_max(new_hi)
-        if new_lo > xl:
-            x.set_min(new_lo)
-        if x.lo != xl or x.hi != xh:
-            changed = True
-    return False if changed else None
+    while True:
+        if lo > 0 or hi < 0:
+            raise Inconsistency
+        if lo == hi:
+            return True
+        changed = False
+        for a, x in zip(coefs, xs):
+            xl, xh = x.lo, x.hi
+            if a > 0:
+                # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh]
+                new_hi = xl + (-lo) // a
+                new_lo = xh - hi // a
+            else:
+                new_hi = xl + hi // (-a)
+                new_lo = xh - (-lo) // (-a)
+            if new_hi < xh:
+                x.set_max(new_hi)
+            if new_lo > xl:
+                x.set_min(new_lo)
+            nl, nh = x.lo, x.hi
+            if nl != xl or nh != xh:
+                changed = True
+                if a > 0:
+                    lo += a * (nl - xl)
+                    hi += a * (nh - xh)
+                else:
+                    lo += a * (nh - xh)
+                    hi += a * (nl - xl)
+                if lo > 0 or hi < 0:
+                    raise Inconsistency
+        if not changed:
+            return None
 
 
 MODULAR_SIZE_LIMIT = 4096
@@ -116,14 +128,19 @@ def _modular_eq(coefs: list[int], xs: list, c: int) -> bool:
     return changed
 
 
-def propagate_eq(coefs: list[int], xs: list, c: int) -> bool:
+def can_use_divisibility(coefs: list[int]) -> bool:
+    """Divisibility reasoning needs a coefficient other than +-1: with unit coefficients the
+    gcd of the others is always 1."""
+    return any(abs(a) != 1 for a in coefs)
+
+
+def propagate_eq(coefs: list[int], xs: list, c: int, modular: bool = True) -> bool:
     """Filter sum(a_i x_i) + c == 0: bounds consistency plus divisibility reasoning.
     Returns True when entailed (all fixed)."""
     while True:
-        state = _bounds_eq(coefs, xs, c)
-        if state is True:
+        if _bounds_eq(coefs, xs, c):
             return True
-        if state is None and not _modular_eq(coefs, xs, c):
+        if not (modular and _modular_eq(coefs, xs, c)):
             return False
 
 
@@ -172,7 +189,7 @@ class LinearLe(Propagator):
 
 
 class LinearEq(Propagator):
-    """sum(a_i x_i) + c == 0, bounds consistent."""
+    """sum(a_i x_i) + c == 0, bounds consistent, with divisibility reasoning."""
 
     priority = 1
     idempotent = True
@@ -180,6 +197,7 @@ class LinearEq(Propagator):
     def __init__(self, solver, coefs: list[int], xs: list, c: int) -> None:
         super().__init__(solver)
         self.coefs, self.xs, self.c = coefs, xs, c
+        self.modular = can_use_divisibility(coefs)
 
     def post(self) -> None:
         for x in self.xs:
@@ -187,7 +205,7 @@ class LinearEq(Propagator):
         self.propagate()
 
     def propagate(self) -> None:
-        if propagate_eq(self.coefs, self.xs, self.c):
+        if propagate_eq(self.coefs, self.xs, self.c, self.modular):
             self.deactivate()
 
 
