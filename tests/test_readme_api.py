@@ -1,0 +1,25 @@
+"""The README's Python examples (```pycon blocks) are doctests: they run, and their printed
+values must match, so the README cannot drift from the API."""
+
+from __future__ import annotations
+
+import doctest
+import pathlib
+import re
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_python_examples_run_as_written():
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 2
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    globs: dict = {"Fraction": __import__("fractions").Fraction}
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, globs, f"README block {i}", str(README), 0)
+        runner.run(test, clear_globs=False)  # later blocks build on earlier ones
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0
+    assert result.attempted >= 20
