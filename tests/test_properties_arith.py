@@ -28,7 +28,8 @@ def test_times_of_two_variables(data: st.DataObject, op: str) -> None:
     domains = data.draw(doms(3, max_size=5), label="domains")
     rel = RELATIONS[op]
     check(data, domains, f"m += x0 * x1 {op} x2", lambda t: rel(t[0] * t[1], t[2]),
-          exprs=[("x0 * x1", lambda t: t[0] * t[1])])
+          exprs=[("x0 * x1", lambda t: t[0] * t[1])],
+          objective=("x0 * x1 - x2 * x2", lambda t: t[0] * t[1] - t[2] * t[2]))
 
 
 @given(data=st.data(), op=REL, k=st.integers(-9, 9))
@@ -101,7 +102,8 @@ def test_floor_div_and_mod_by_variable(data: st.DataObject, op: str, rel: str) -
     f = {"//": floordiv, "%": mod}[op]
     r = RELATIONS[rel]
     check(data, domains, f"m += x0 {op} x1 {rel} x2", lambda t: r(f(t[0], t[1]), t[2]),
-          exprs=[(f"x0 {op} x1", lambda t: f(t[0], t[1]))])
+          exprs=[(f"x0 {op} x1", lambda t: f(t[0], t[1]))],
+          objective=(f"x0 {op} x1 - x2", lambda t: f(t[0], t[1]) - t[2]))
 
 
 @given(data=st.data(), op=st.sampled_from(["//", "%"]),
@@ -152,4 +154,4 @@ def test_random_integer_expressions(data: st.DataObject, op: str) -> None:
     domains = data.draw(doms(3, max_size=4, lo=-3, hi=3), label="domains")
     rel = RELATIONS[op]
     check(data, domains, f"m += {e.src} {op} x2", lambda t: rel(e.fn(t), t[2]),
-          exprs=[(e.src, e.fn)], runs=1)
+          exprs=[(e.src, e.fn)], objective=(e.src, e.fn), runs=1)

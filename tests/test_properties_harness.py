@@ -202,13 +202,15 @@ def check(
     exprs: Sequence[tuple[str, Value]] = (),
     runs: int = 2,
     optimize: bool = True,
+    objective: tuple[str, Value] | None = None,
     pin: bool = True,
 ) -> list[tuple[int, ...]]:
     """Check the model ``src`` over ``domains`` against the predicate ``pred``.
 
     ``src`` is Python statements (e.g. ``"m += x0 + 2*x1 <= 3"``) run with ``cn``, ``m``,
     ``xs`` and the variable names bound.  ``exprs`` are (expression source, exact evaluator)
-    pairs checked with ``sol.value`` on every solution.  Returns the brute-force solutions.
+    pairs checked with ``sol.value`` on every solution; ``objective`` (source, evaluator)
+    replaces the random linear objective.  Returns the brute-force solutions.
     """
     names = names_for(len(domains), names)
     truth = oracle.solutions([d.values for d in domains], pred)
@@ -247,26 +249,60 @@ def check(
     lim = list(b.m.solutions(limit=1, time_limit=TIME_LIMIT))
     assert len(lim) == min(1, len(truth)), "solutions(limit=1) gave the wrong number"
 
-    # 4: optimisation of a random linear objective.
+    # Solution objects: by name, as_dict, iteration (first solution of the first run).
+    if truth:
+        sol = next(iter(b.m.solutions(limit=1)))
+        tup = as_tuple(sol, b.xs)
+        as_dict = sol.as_dict()
+        pairs = dict(iter(sol))
+        for name, x, v in zip(names, b.xs, tup, strict=True):
+            assert sol[name] == v and as_dict[name] == v and pairs[x] == v, f"sol[{name!r}]"
+
+    # Limits: a limited search yields a duplicate-free subset of the solutions, and says it
+    # is complete only when it found them all.
+    opts = data.draw(search_options(), label="limited options")
+    limit = data.draw(st.sampled_from([{"node_limit": 1}, {"node_limit": 5},
+                                       {"node_limit": 30}, {"method": "lds:0"},
+                                       {"method": "lds:1"}, {"method": "bbs:0"},
+                                       {"method": "bbs:3"}]), label="limit")
+    opts = {**opts, **limit}
+    got = [as_tuple(s, b.xs) for s in b.m.solutions(time_limit=TIME_LIMIT, **opts)]
+    stats = b.m.stats
+    dups = sorted({t for t in got if got.count(t) > 1})
+    assert not dups, f"limited search {opts}: duplicated solutions {dups[:5]}"
+    wrong = sorted(set(got) - set(truth))
+    assert not wrong, f"limited search {opts}: non-solutions {wrong[:5]}"
+    assert stats.complete == (stats.stopped_by is None), (
+        f"limited search {opts}: complete={stats.complete}, stopped_by={stats.stopped_by!r}")
+    if stats.complete:
+        assert_same_set(got, truth, f"limited search {opts} that reports complete")
+
+    # 4: optimisation of a random linear objective (or the given one).
     if optimize:
-        weights = data.draw(st.lists(st.integers(-3, 3), min_size=len(names),
-                                     max_size=len(names)), label="objective weights")
         sense = data.draw(st.sampled_from(["min", "max"]), label="sense")
         opts = data.draw(search_options(), label="optimisation options")
-        objective = " + ".join(f"({w})*{v}" for w, v in zip(weights, names, strict=True))
-        note(f"objective: {sense}imize({objective})")
-        want = oracle.optimum(truth, lambda t: sum(w * x for w, x in zip(weights, t, strict=True)),
-                              sense)
-        obj = eval(objective, b.env)
+        if objective is None:
+            weights = data.draw(st.lists(st.integers(-3, 3), min_size=len(names),
+                                         max_size=len(names)), label="objective weights")
+            obj_src = " + ".join(f"({w})*{v}" for w, v in zip(weights, names, strict=True))
+
+            def obj_fn(t: tuple[int, ...]) -> int | Fraction:
+                return sum(w * x for w, x in zip(weights, t, strict=True))
+        else:
+            obj_src, obj_fn = objective
+        note(f"objective: m.{sense}imize({obj_src})")
+        want = oracle.optimum(truth, obj_fn, sense)
+        obj = eval(obj_src, b.env)
         fn = b.m.minimize if sense == "min" else b.m.maximize
         best = fn(obj, time_limit=TIME_LIMIT, **opts)
         if want is None:
-            assert best is None, f"{sense}imize found a solution of an unsatisfiable model"
+            assert best is None, f"{sense}imize found a solution {as_tuple(best, b.xs)}"
         else:
-            assert best is not None, f"{sense}imize({objective}) is None, expected {want}"
+            assert best is not None, f"{sense}imize({obj_src}) is None, expected {want}"
             tup = as_tuple(best, b.xs)
             assert tup in set(truth), f"{sense}imize returned a non-solution {tup}"
-            assert best.value(obj) == want, f"{sense}imize: {best.value(obj)}, expected {want}"
+            got_v = best.value(obj)
+            assert got_v == want, f"{sense}imize({obj_src}): {got_v} at {tup}, expected {want}"
 
     # Propagation at post time: pin one variable to one of its values, before or after.
     if pin:
@@ -310,6 +346,7 @@ BUG_MUL_ZERO = "x * y with a zero factor: the checker calls it a division by zer
 BUG_LDS_RANDOM = ('method="lds:N" with value_select="random": duplicated and missing '
                   "solutions")
 BUG_LDS_OPTIMUM = 'minimize/maximize with method="lds:N" is not optimal (and reports complete)'
+BUG_WIDE_HOLES = "A value-list domain spanning 65536 or more loses its holes"
 
 
 def _probe_mul_zero() -> bool:
@@ -339,7 +376,16 @@ def _probe_lds_optimum() -> bool:
     return best is None or best.value(x + y) != 2
 
 
+def _probe_wide_holes() -> bool:
+    import conundrum as cn
+
+    m = cn.Model()
+    m.int_var([0, 100000], "x")
+    return m.count() != 2
+
+
 BUG_PROBES: dict[str, Callable[[], bool]] = {
+    BUG_WIDE_HOLES: _probe_wide_holes,
     BUG_MUL_ZERO: _probe_mul_zero,
     BUG_LDS_RANDOM: _probe_lds_random,
     BUG_LDS_OPTIMUM: _probe_lds_optimum,

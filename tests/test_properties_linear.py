@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_properties_harness import (
+    BUG_WIDE_HOLES,
     RELATIONS,
     Dom,
+    assert_same_set,
+    build,
     check,
     check_exhaustive_options,
     doms,
     has_var,
+    known_bugs,
     linear_expr,
+    names_for,
     relation,
     scaled,
+    solve_all,
 )
 
 REL = st.sampled_from(list(RELATIONS))
@@ -105,3 +112,75 @@ def test_linear_under_every_search_option_combination() -> None:
     check_exhaustive_options(
         domains, "m += 2*x0 - x1 + 3*x2 >= 4\nm += x0 + x1 != x2",
         lambda t: 2 * t[0] - t[1] + 3 * t[2] >= 4 and t[0] + t[1] != t[2])
+
+
+OFFSETS = [10**6, -(10**9), 10**12, 2**62, -(10**18), 10**30]
+
+
+def shifted(domains: list[Dom], offset: int) -> list[Dom]:
+    """The same domains moved far from zero (large values, interval representations)."""
+    return [Dom(tuple(v + offset for v in d.values), d.as_range) for d in domains]
+
+
+@settings(max_examples=scaled(1))
+@given(data=st.data(), op=REL, offset=st.sampled_from(OFFSETS))
+def test_linear_and_all_different_far_from_zero(data: st.DataObject, op: str,
+                                                offset: int) -> None:
+    """sum(c_i * x_i) OP k plus all_different, values near +-10**6 .. 10**30."""
+    domains = shifted(data.draw(doms(3, max_size=4), label="domains"), offset)
+    coefs = data.draw(st.lists(st.integers(-3, 3), min_size=3, max_size=3), label="coefs")
+    rhs = data.draw(st.integers(-8, 8), label="rhs") + sum(coefs) * offset
+    terms = " + ".join(f"({c})*x{i}" for i, c in enumerate(coefs))
+    rel = RELATIONS[op]
+    check(data, domains, f"m += {terms} {op} {rhs}\nm += cn.all_different(xs)",
+          lambda t: rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs)
+          and len(set(t)) == 3)
+
+
+@known_bugs(BUG_WIDE_HOLES)
+@settings(max_examples=scaled(0.6))
+@given(data=st.data(), offset=st.sampled_from(OFFSETS))
+def test_times_far_from_zero(data: st.DataObject, offset: int) -> None:
+    """x0 * x1 == x2 with x0, x1 near the offset and x2 among (and next to) their products."""
+    d01 = shifted(data.draw(doms(2, max_size=3), label="domains"), offset)
+    products = sorted({a * b for a in d01[0].values for b in d01[1].values})
+    picked = data.draw(st.lists(st.sampled_from(products), min_size=1, max_size=4, unique=True),
+                       label="products")
+    d2 = Dom(tuple(sorted({p + data.draw(st.integers(-1, 1), label="jitter")
+                           for p in picked})), False)
+    check(data, [*d01, d2], "m += x0 * x1 == x2", lambda t: t[0] * t[1] == t[2])
+
+
+@pytest.mark.parametrize("hi", [10**18, 2**64, 10**30])
+def test_huge_range_fixed_by_a_small_variable(hi: int) -> None:
+    """x0 in 0..hi (never enumerable) with x0 == 3*x1 + hi//2 - 5*x1*x1: one x0 per x1."""
+    small = Dom((-2, -1, 0, 3), False)
+    domains = [Dom((0, hi), True), small]  # Dom((0, hi), True) declares int_var(0, hi)
+    src = f"m += x0 == 3*x1 + {hi // 2} - 5 * x1 * x1"
+    truth = [(3 * v + hi // 2 - 5 * v * v, v) for v in small.values]
+    b = build(domains, names_for(2), src)
+    for opts in ({}, {"var_select": "first_fail", "value_select": "split"},
+                 {"var_select": "largest", "value_select": "max", "method": "lds:1000"}):
+        got, _ = solve_all(b, opts)
+        assert_same_set(got, truth, f"solutions({opts})")
+    best = b.m.maximize(b.xs[0])
+    assert best is not None and best[b.xs[0]] == max(t[0] for t in truth)
+
+
+SPARSE = [-(10**12), -(10**6), -70000, -3, -2, -1, 0, 1, 2, 3, 70000, 10**6, 10**12]
+
+
+@known_bugs(BUG_WIDE_HOLES)
+@settings(max_examples=scaled(0.8))
+@given(data=st.data(), op=REL)
+def test_linear_on_sparse_wide_value_lists(data: st.DataObject, op: str) -> None:
+    """Value lists mixing small and far values (spans beyond any bit set) keep their holes."""
+    domains = [Dom(tuple(sorted(v)), False) for v in data.draw(
+        st.lists(st.lists(st.sampled_from(SPARSE), min_size=1, max_size=4, unique=True),
+                 min_size=3, max_size=3), label="domains")]
+    coefs = data.draw(st.lists(st.integers(-2, 2), min_size=3, max_size=3), label="coefs")
+    rhs = data.draw(st.sampled_from([0, 1, -70000, 10**6 + 3]), label="rhs")
+    terms = " + ".join(f"({c})*x{i}" for i, c in enumerate(coefs))
+    rel = RELATIONS[op]
+    check(data, domains, f"m += {terms} {op} {rhs}",
+          lambda t: rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs))

@@ -7,7 +7,10 @@ and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
 
 from __future__ import annotations
 
+import pytest
+
 import conundrum as cn
+from test_properties_harness import BUG_WIDE_HOLES
 
 
 def test_product_with_zero_factor_is_not_a_division_by_zero() -> None:
@@ -78,3 +81,17 @@ def test_abs_in_a_constraint() -> None:
     a = m.int_var(-1, 1, "a")
     m += abs(a) == 1
     assert m.count() == 2
+
+
+@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_WIDE_HOLES}")
+def test_wide_value_list_keeps_its_holes() -> None:
+    """int_var([0, 100000]) has two values; [5, 10**5] and [0, 2, 10**7] likewise."""
+    for values in ([0, 100000], [5, 10**5], [0, 2, 10**7], [-(10**18), 0, 10**18]):
+        m = cn.Model()
+        x = m.int_var(values, "x")
+        assert sorted(s[x] for s in m.solutions()) == values
+        m = cn.Model()
+        x = m.int_var(values, "x")
+        y = m.int_var(-3, 3, "y")
+        m += x + y >= 1
+        assert m.count() == sum(1 for v in values for w in range(-3, 4) if v + w >= 1)

@@ -78,7 +78,6 @@ def test_snake_integral_solutions_under_options(var_select: str, value_select: s
         assert a + 13 * b // c + d + 12 * e - f - 11 + g * h // i - 10 == 66
 
 
-@pytest.mark.slow
 def test_snake_matches_independent_brute_force() -> None:
     """Brute force over the 9! permutations confirms 136 / 20 (and 2672 if truncating), and
     the engine's solution sets equal the brute-force sets exactly."""
