@@ -184,9 +184,16 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
             ax.scatter(xs, ys, label=s.label, marker=markers[k % len(markers)], s=28,
                        alpha=0.8)
     ax.axvline(1.0, color="black", linewidth=1)
-    ax.axvspan(1e-4, 0.1, color="red", alpha=0.06)
     ax.set_xscale("log")
-    ax.set_yticks(range(len(names)), names, fontsize=7)
+    lo, hi = ax.get_xlim()
+    lo, hi = min(lo, 0.05), max(hi, 2.0)
+    ax.axvspan(lo, 0.1, color="red", alpha=0.06)
+    ax.set_xlim(lo, hi)
+    labels = []
+    for name in names:
+        cn = cells[(name, CN)]
+        labels.append(name if cn.status == OK else f"{name} (conundrum: {cn.status})")
+    ax.set_yticks(range(len(names)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("peer time / conundrum time (whole process; > 1: conundrum faster; "
                   "shaded: conundrum > 10x slower)")

@@ -137,9 +137,12 @@ def write_outputs(args, insts, systems, cells, meta: dict) -> None:
     import report
 
     out_md = Path(args.output)
+    notes_md = HERE / "profile-notes.md"
+    extra = notes_md.read_text() if notes_md.exists() else ""
     out_md.write_text(report.markdown(insts, systems, cells, runs=meta["runs"],
                                       timeout=meta["timeout"], command=meta["command"],
-                                      notes=meta["notes"], versions=meta["versions"]))
+                                      notes=meta["notes"], versions=meta["versions"],
+                                      profile_notes=extra))
     print(f"wrote {out_md}")
     png = out_md.with_name("ratios.png")
     if report.chart(insts, systems, cells, png):
