@@ -97,6 +97,8 @@ def test_variable_exponent_is_refused_or_correct() -> None:
     "cn.exact_div(x, 4) == 1",
     "cn.integral(y / 2 == z / 3 + 7)",
     "cn.element([7, 8], x) == 1",
+    "cn.sum([]) == 1",
+    "cn.sum([x, y]) - x - y == 1",
 ])
 def test_constant_false_model_has_no_solution(post: str) -> None:
     """An unsatisfiable (even constant-false) constraint: solve() is None, no exception."""
@@ -122,10 +124,12 @@ def test_constant_zero_divisor_means_no_solution(post: str) -> None:
     assert m.count() == 0
 
 
-def test_constant_true_model_keeps_every_assignment() -> None:
-    """x - x == 0 is always true: 4 * 4 * 4 solutions."""
+@pytest.mark.parametrize("post", ["x - x == 0", "cn.sum([]) == 0", "(x < 9) | (y > 9)",
+                                  "cn.all_different([x])", "cn.count([], 1) == 0"])
+def test_constant_true_model_keeps_every_assignment(post: str) -> None:
+    """An always-true constraint: all 4 * 4 * 4 assignments are solutions."""
     m, x, y, z = model3()
-    m += x - x == 0
+    m += eval(post, {"cn": cn, "x": x, "y": y, "z": z})
     assert m.count() == 64
 
 

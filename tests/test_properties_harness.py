@@ -304,15 +304,22 @@ def check(
             got_v = best.value(obj)
             assert got_v == want, f"{sense}imize({obj_src}): {got_v} at {tup}, expected {want}"
 
-    # Propagation at post time: pin one variable to one of its values, before or after.
+    # Propagation at post time: pin one variable to one of its values, before or after the
+    # constraint, or added to the model that was already solved (the model is mutable).
     if pin:
         i = data.draw(st.integers(0, len(names) - 1), label="pinned variable")
         v = data.draw(st.sampled_from(domains[i].values), label="pinned value")
-        before = data.draw(st.booleans(), label="pin before posting")
+        when = data.draw(st.sampled_from(["before", "after", "after solving"]),
+                         label="pin when")
         pin_src = f"m += {names[i]} == {v}"
-        note(f"pinned: {pin_src} ({'before' if before else 'after'} the constraint)")
-        pb = build(domains, names, src, pre=pin_src) if before else build(
-            domains, names, src + "\n" + pin_src)
+        note(f"pinned: {pin_src} ({when} the constraint)")
+        if when == "before":
+            pb = build(domains, names, src, pre=pin_src)
+        elif when == "after":
+            pb = build(domains, names, src + "\n" + pin_src)
+        else:  # the model b, already solved several times, gets one more constraint
+            exec(pin_src, b.env)
+            pb = b
         opts = data.draw(search_options(), label="pinned options")
         got, _ = solve_all(pb, opts)
         assert_same_set(got, [t for t in truth if t[i] == v], f"pinned solutions({opts})")
@@ -347,6 +354,8 @@ BUG_LDS_RANDOM = ('method="lds:N" with value_select="random": duplicated and mis
                   "solutions")
 BUG_LDS_OPTIMUM = 'minimize/maximize with method="lds:N" is not optimal (and reports complete)'
 BUG_WIDE_HOLES = "A value-list domain spanning 65536 or more loses its holes"
+BUG_SUSPENDED = ("m += c while a solutions() generator is suspended: internal error from the "
+                 "checker")
 
 
 def _probe_mul_zero() -> bool:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import conundrum as cn
 import oracle
 from test_properties_harness import (
+    BUG_SUSPENDED,
     METHODS,
     RELATIONS,
     VALUE_SELECTS,
@@ -199,3 +202,41 @@ def test_methods_are_complete_when_large_enough() -> None:
         for value_select in VALUE_SELECTS:
             got, _ = solve_all(b, {"method": method, "value_select": value_select, "seed": 7})
             assert_same_set(got, truth, f"{method} {value_select}")
+
+
+def test_interleaved_generators_on_one_model() -> None:
+    """Two solutions() generators of one model, advanced in turn, plus count() and solve()
+    in between: each generator still yields every solution exactly once."""
+    domains = [Dom(tuple(range(5)), True)] * 5
+    truth = oracle.solutions([d.values for d in domains], queens_pred)
+    b = build(domains, names_for(5), QUEENS)
+    g1 = b.m.solutions(var_select="first_fail")
+    g2 = b.m.solutions(value_select="max")
+    got1 = [as_tuple(next(g1), b.xs)]
+    got2 = [as_tuple(next(g2), b.xs), as_tuple(next(g2), b.xs)]
+    assert b.m.count() == 10
+    assert b.m.solve() is not None
+    got1 += [as_tuple(s, b.xs) for s in g1]
+    got2 += [as_tuple(s, b.xs) for s in g2]
+    assert_same_set(got1, truth, "first generator")
+    assert_same_set(got2, truth, "second generator")
+
+
+@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_SUSPENDED}")
+def test_constraint_added_while_a_generator_is_suspended() -> None:
+    """A generator started before m += c is unaffected or sees c (or stops with a
+    ModelError), but never gives a non-solution of the model it started with or an internal
+    error; a new run sees c."""
+    domains = [Dom(tuple(range(5)), True)] * 5
+    truth = oracle.solutions([d.values for d in domains], queens_pred)
+    b = build(domains, names_for(5), QUEENS)
+    gen = b.m.solutions()
+    first = as_tuple(next(gen), b.xs)
+    b.m += b.xs[0] == 0
+    try:
+        rest = [as_tuple(s, b.xs) for s in gen]
+    except cn.ModelError:
+        rest = []
+    assert set([first, *rest]) <= set(truth)
+    now = [as_tuple(s, b.xs) for s in b.m.solutions()]
+    assert_same_set(now, [t for t in truth if t[0] == 0], "after m += x0 == 0")
