@@ -198,7 +198,8 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
     ax.set_xlabel("peer time / conundrum time (whole process; > 1: conundrum faster; "
                   "shaded: conundrum > 10x slower)")
     ax.set_title("conundrum vs peers")
-    ax.legend(fontsize=7, loc="lower right")
+    if peers:
+        ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
