@@ -240,3 +240,25 @@ def test_constraint_added_while_a_generator_is_suspended() -> None:
     assert set([first, *rest]) <= set(truth)
     now = [as_tuple(s, b.xs) for s in b.m.solutions()]
     assert_same_set(now, [t for t in truth if t[0] == 0], "after m += x0 == 0")
+
+
+@pytest.mark.parametrize("limit", [{"time_limit": 0.05}, {"node_limit": 50},
+                                   {"method": "lds:1"}, {"method": "bbs:2"}])
+def test_limit_is_reported_never_as_no_more_solutions(limit: dict[str, Any]) -> None:
+    """10-queens (724 solutions) under a small limit: an incomplete run says so
+    (complete False, stopped_by set) and its count is below 724; a complete one is 724."""
+    domains = [Dom(tuple(range(10)), True)] * 10
+    b = build(domains, names_for(10), QUEENS)
+    n = b.m.count(**limit)
+    stats = b.m.stats
+    assert stats.complete == (stats.stopped_by is None), stats
+    if stats.complete:
+        assert n == 724
+    else:
+        assert n < 724
+        want = {"time_limit": "time_limit", "node_limit": "node_limit"}.get(next(iter(limit)))
+        assert stats.stopped_by == (want or limit["method"].split(":")[0]), stats
+    got = [as_tuple(s, b.xs) for s in b.m.solutions(**limit)]
+    assert len(got) == len(set(got)) and all(queens_pred(t) for t in got)
+    if b.m.solve(**limit) is None:  # there are solutions: None must not claim completeness
+        assert not b.m.stats.complete and b.m.stats.stopped_by is not None, b.m.stats
