@@ -71,7 +71,7 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
                 cell.status, cell.note = TIMEOUT, f"> {timeout:g} s"
                 break
             wall = time.perf_counter() - t0
-            rep = system.parse(proc.stdout)
+            rep = system.parse(proc.stdout, inst)
             problem = verify(inst, rep)
             if proc.returncode != 0 and problem is not None:
                 cell.status = ERROR

@@ -173,6 +173,7 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
     names = [i.name for i in instances if (i.name, CN) in cells]
     fig, ax = plt.subplots(figsize=(10, max(4, 0.28 * len(names) + 1.5)))
     markers = "os^vD<>Px*"
+    plotted = False
     for k, s in enumerate(peers):
         xs, ys = [], []
         for y, name in enumerate(names):
@@ -183,6 +184,7 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
         if xs:
             ax.scatter(xs, ys, label=s.label, marker=markers[k % len(markers)], s=28,
                        alpha=0.8)
+            plotted = True
     ax.axvline(1.0, color="black", linewidth=1)
     ax.set_xscale("log")
     lo, hi = ax.get_xlim()
@@ -198,7 +200,7 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
     ax.set_xlabel("peer time / conundrum time (whole process; > 1: conundrum faster; "
                   "shaded: conundrum > 10x slower)")
     ax.set_title("conundrum vs peers")
-    if peers:
+    if plotted:
         ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", which="both", alpha=0.3)
     fig.tight_layout()

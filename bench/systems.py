@@ -48,7 +48,7 @@ class System:
         """Untimed set-up; returns the command to time."""
         raise NotImplementedError
 
-    def parse(self, stdout: str) -> Report:
+    def parse(self, stdout: str, inst: Instance) -> Report:
         return parse_report(stdout)
 
 
@@ -141,7 +141,7 @@ class MiniZincSystem(System):
             cmd.append("--all-solutions")
         return [*cmd, str(src)]
 
-    def parse(self, stdout: str) -> Report:
+    def parse(self, stdout: str, inst: Instance) -> Report:
         rep = parse_report(stdout)
         stats = dict(STAT_RE.findall(stdout))
         if "solveTime" in stats:
@@ -151,10 +151,35 @@ class MiniZincSystem(System):
         return rep
 
 
+@dataclass
+class CliSystem(System):
+    """conundrum's own command line (issue 3), where it has a command for the family."""
+
+    FAMILIES = ("snake", "alphametic", "eqgrid", "sudoku", "queens", "magic")
+
+    def missing(self) -> str | None:
+        return None if shutil.which("conundrum") else "`conundrum` command not on PATH"
+
+    def version(self) -> str:
+        return PySystem("conundrum", "", module="conundrum", dist="conundrum").version()
+
+    def supports(self, inst: Instance) -> bool:
+        return inst.family in self.FAMILIES and inst.kind != "max"
+
+    def prepare(self, inst: Instance, workdir: Path) -> list[str]:
+        from models import cli
+        return cli.command(inst, workdir)
+
+    def parse(self, stdout: str, inst: Instance) -> Report:
+        from models import cli
+        return cli.parse(stdout, inst)
+
+
 def all_systems() -> list[System]:
     """Every system, conundrum first."""
     return [
         PySystem("conundrum", "conundrum", module="conundrum", dist="conundrum"),
+        CliSystem("conundrum-cli", "conundrum CLI"),
         PySystem("python-constraint2", "python-constraint2", module="constraint",
                  dist="python-constraint2"),
         PySystem("cpsat", "CP-SAT (default workers)", module="ortools", dist="ortools"),
