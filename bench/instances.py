@@ -189,6 +189,8 @@ def all_instances() -> list[Instance]:
     """Every instance, in report order."""
     s = "seed"
     out = [
+        Instance("startup-x=3", "trivial", ONE, {}, [(3,)], ("x",), quick=True,
+                 group="startup"),
         Instance("snake-rational", "snake", COUNT, {"integral": False}, 136, SNAKE_NAMES,
                  quick=True, seed=True, group=s),
         Instance("snake-integral", "snake", COUNT, {"integral": True}, 20, SNAKE_NAMES,

@@ -15,7 +15,7 @@ from instances import by_name
 from verify import verify
 
 
-def profile(name: str, top: int = 25) -> int:
+def profile(name: str, top: int = 25, time_limit: float | None = None) -> int:
     insts = by_name()
     if name not in insts:
         print(f"unknown instance {name!r}; see --list", file=sys.stderr)
@@ -26,12 +26,15 @@ def profile(name: str, top: int = 25) -> int:
     prof = cProfile.Profile()
     t0 = time.perf_counter()
     prof.enable()
-    rep = cn_models.solve(inst)
+    rep = cn_models.solve(inst, time_limit)
     prof.disable()
     wall = time.perf_counter() - t0
     problem = verify(inst, rep)
-    print(f"{name}: {wall:.3f} s under the profiler; answer "
-          f"{'verified' if problem is None else 'WRONG: ' + problem}")
+    if rep.notes:  # a time limit stopped the search: the answer cannot be complete
+        verdict, problem = "; ".join(rep.notes), None
+    else:
+        verdict = "verified" if problem is None else "WRONG: " + problem
+    print(f"{name}: {wall:.3f} s under the profiler; answer {verdict}")
     for key in ("cumulative", "tottime"):
         buf = io.StringIO()
         pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(key).print_stats(top)

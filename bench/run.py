@@ -173,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", metavar="INSTANCE",
                     help="run one conundrum instance under cProfile")
     ap.add_argument("--top", type=int, default=25, help="functions shown by --profile")
+    ap.add_argument("--profile-limit", type=float, metavar="S",
+                    help="--profile: stop conundrum's search after S seconds (slow instances)")
     ap.add_argument("--list", action="store_true", help="list instances and systems")
     args = ap.parse_args(argv)
     if args.list:
@@ -185,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return report_only(args)
     if args.profile:
         from profiling import profile
-        return profile(args.profile, args.top)
+        return profile(args.profile, args.top, args.profile_limit)
     return run(args)
 
 

@@ -23,6 +23,10 @@ def build(inst: Instance) -> tuple[cn.Model, list, object]:
     """The model, its variables in the instance's canonical order, and the objective."""
     m = cn.Model()
     p = inst.params
+    if inst.family == "trivial":  # start-up floor: one variable, one constraint
+        x = m.int_var(0, 9, "x")
+        m += x == 3
+        return m, [x], None
     if inst.family == "snake":
         A, B, C, D, E, F, G, H, I = m.int_vars("A B C D E F G H I", 1, 9)
         m += cn.all_different([A, B, C, D, E, F, G, H, I])
@@ -93,9 +97,12 @@ def options(inst: Instance) -> dict:
     return {}
 
 
-def solve(inst: Instance) -> Report:
+def solve(inst: Instance, time_limit: float | None = None) -> Report:
+    """Solve as a user would; `time_limit` (for --profile on slow instances) stops early."""
     m, xs, obj = build(inst)
     opts = options(inst)
+    if time_limit:
+        opts["time_limit"] = time_limit
     rep = Report()
     if inst.kind == "count":
         rep.count, rep.solver_time = _timed(lambda: m.count(**opts))
@@ -111,4 +118,7 @@ def solve(inst: Instance) -> Report:
         if sol is not None:
             rep.objective = int(sol.value(obj))
             rep.solutions = [tuple(sol[x] for x in xs)]
+    stats = getattr(m, "stats", None)
+    if stats is not None and getattr(stats, "complete", True) is False:
+        rep.notes.append(f"incomplete: stopped by {stats.stopped_by}")
     return rep

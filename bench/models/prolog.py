@@ -83,6 +83,9 @@ def _model(inst: Instance, d: Dialect) -> tuple[str, str]:
     """(constraint posting goal over `Vs`, the search/output goal)."""
     p = inst.params
     vs = plist(inst.names)
+    if inst.family == "trivial":
+        post = f"Vs = {vs}, {d.domain('Vs', 0, 9)}, {pv('x')} #= 3"
+        return post, f"model(Vs), {d.label('Vs')}, out_sol(Vs)"
     if inst.family == "snake":
         A, B, C, D, E, F, G, H, I = (pv(ch) for ch in inst.names)
         if p["integral"]:  # (GNU Prolog needs the quotients' domains: overflow otherwise)
