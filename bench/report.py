@@ -127,8 +127,10 @@ def markdown(instances: list[Instance], systems: list[System], cells: dict, *, r
 
     for r, name, who, best, mine in worst[:12]:
         flag = " **> 10x**" if r > 10 else ""
+        shown = f"{r:.3g}x{flag}" if r != float("inf") else \
+            f"**conundrum {cells[(name, CN)].status}**"
         mine_s = f"{mine:.3f}" if mine is not None else fmt_time(cells[(name, CN)])
-        lines.append(f"| {name} | {r:.3g}x{flag} | {who} | {best:.3f} | {mine_s} "
+        lines.append(f"| {name} | {shown} | {who} | {best:.3f} | {mine_s} "
                      f"| {solver_s(name, CN)} | {solver_s(name, who)} |")
     over = [w for w in worst if w[0] > 10]
     lines += ["", f"Instances where conundrum is more than 10x slower than the fastest peer: "
