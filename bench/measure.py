@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -51,6 +53,21 @@ def _tail(text: str, n: int = 300) -> str:
     return text[-n:]
 
 
+def _run_group(cmd: list[str], timeout: float, cwd: str) -> subprocess.CompletedProcess:
+    """subprocess.run in a session of its own: on a timeout the whole process group is
+    killed, so a peer's child process (minizinc -> fzn-gecode) cannot outlive the run and
+    steal CPU from the next measurements."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          stdin=subprocess.DEVNULL, cwd=cwd, start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def measure(inst: Instance, system: System, runs: int, timeout: float,
             log=print, repeat_below: float = float("inf")) -> Cell:
     """Run one pair `runs` times (stopping at the first failure) and verify each answer.
@@ -65,8 +82,7 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
         for _ in range(runs):
             t0 = time.perf_counter()
             try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                                      stdin=subprocess.DEVNULL, cwd=tmp)
+                proc = _run_group(cmd, timeout, tmp)
             except subprocess.TimeoutExpired:
                 cell.status, cell.note = TIMEOUT, f"> {timeout:g} s"
                 break
