@@ -45,13 +45,15 @@ from conundrum.model.globals import (
     AllDifferentExcept0,
     Table,
 )
+from conundrum.propagators.arith import BINARY_OPS, BinaryFunction, Power
 from conundrum.propagators.arith import Abs as AbsProp
-from conundrum.propagators.arith import BinaryFunction, Power, scaled_fraction
 from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, EqualOffset
+from conundrum.propagators.table import Table as TableProp
 
+ENUMERATION_LIMIT = 1024  # |D(x)| * |D(y)| up to which z = x OP y is a table
 QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
 MAX_SCALE = 1 << 16  # largest common denominator kept for an enumerated quotient
 
@@ -140,6 +142,24 @@ class Compiler:
     def post_prop(self, prop) -> None:
         self.solver.post(prop)
 
+    def post_table(self, xs: list[IntVar], rows: list[tuple]) -> None:
+        """Post a table, first merging repeated variables: a row survives only if its
+        repeated columns agree (compact-table assumes distinct variables)."""
+        first: dict[IntVar, int] = {}
+        keep = []
+        same = []
+        for j, x in enumerate(xs):
+            if x in first:
+                same.append((first[x], j))
+            else:
+                first[x] = j
+                keep.append(j)
+        if same:
+            rows = list(dict.fromkeys(
+                tuple(r[j] for j in keep) for r in rows if all(r[i] == r[j] for i, j in same)))
+            xs = [xs[j] for j in keep]
+        self.post_prop(TableProp(self.solver, xs, rows))
+
     def const_var(self, c: int) -> IntVar:
         v = self.const_vars.get(c)
         if v is None:
@@ -189,10 +209,7 @@ class Compiler:
         x, y = self.as_var(a), self.as_var(b)
         if x is y:
             return Lin.of(self.power(x, 2))
-        ps = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi)
-        z = self.aux(min(ps), max(ps))
-        self.post_prop(BinaryFunction(self.solver, "*", x, y, z))
-        return Lin.of(z)
+        return Lin.of(self.function("*", x, y))
 
     def power(self, x: IntVar, k: int) -> IntVar:
         cands = [x.lo ** k, x.hi ** k]
@@ -203,11 +220,28 @@ class Compiler:
         return z
 
     def binary(self, op: str, a: Lin, b: Lin) -> Lin:
-        x, y = self.as_var(a), self.as_var(b)
-        lo, hi = _binary_range(op, x, y)
+        return Lin.of(self.function(op, self.as_var(a), self.as_var(b)))
+
+    def function(self, op: str, x: IntVar, y: IntVar) -> IntVar:
+        """z = x OP y. Small domains: the table of every (a, b, a OP b), filtered to domain
+        consistency by compact-table; otherwise interval reasoning (BinaryFunction)."""
+        if _enumerable(x, y, ENUMERATION_LIMIT):
+            f = BINARY_OPS[op][0]
+            rows = [(a, b, r) for a in x.values() for b in y.values()
+                    for r in (f(a, b),) if r is not None]
+            if not rows:
+                raise Inconsistency
+            z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
+            self.post_table([x, y, z], rows)
+            return z
+        if op == "*":
+            ps = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi)
+            lo, hi = min(ps), max(ps)
+        else:
+            lo, hi = _binary_range(op, x, y)
         z = self.aux(lo, hi)
         self.post_prop(BinaryFunction(self.solver, op, x, y, z))
-        return Lin.of(z)
+        return z
 
     def nonzero(self, lin: Lin) -> None:
         coefs, xs, const = lin.parts()
@@ -229,21 +263,24 @@ class Compiler:
         if q.is_const():
             return self.normal(p, q)
         x, y = self.as_var(p), self.as_var(q)
-        if x.bits is None or y.bits is None or x.size() * y.size() > QUOTIENT_ENUMERATION:
+        if not _enumerable(x, y, QUOTIENT_ENUMERATION):
             return self.normal(Lin.of(x), Lin.of(y))
+        pairs = [(a, b) for a in x.values() for b in y.values() if b]
+        if not pairs:
+            raise Inconsistency
         scale = 1
-        for b in y.values():
-            if b:
-                for a in x.values():
-                    scale = math.lcm(scale, Fraction(a, b).denominator)
+        for a, b in pairs:
+            scale = math.lcm(scale, Fraction(a, b).denominator)
         if scale > MAX_SCALE:
             return self.normal(Lin.of(x), Lin.of(y))
-        whole = self.binary("//", Lin.of(x), Lin.of(y))
         if scale == 1:
-            return whole, ONE
+            return Lin.of(self.function("//", x, y)), ONE
+        # one table (a, b, a // b, frac(a / b) * scale) keeps both parts consistent together
+        rows = [(a, b, a // b, (a % b) * scale // b) for a, b in pairs]
+        whole = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
         frac = self.aux(0, scale - 1)
-        self.post_prop(BinaryFunction(self.solver, "frac", x, y, frac, scaled_fraction(scale)))
-        return self.normal(whole.scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
+        self.post_table([x, y, whole, frac], rows)
+        return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
     # ------------------------------------------------------- rational pairs
     def add(self, a: Rat, b: Rat, k: int = 1) -> Rat:
@@ -573,8 +610,7 @@ class Compiler:
             elif isinstance(c, AllDifferentExcept0):
                 self.post_prop(alldiff.AllDifferentExcept0(s, xs))
             else:
-                from conundrum.propagators import table
-                self.post_prop(table.Table(s, xs, list(c.tuples)))
+                self.post_table(xs, list(c.tuples))
             return
         dec = c.decompose()
         self.keep.append(dec)
@@ -587,6 +623,10 @@ class Compiler:
             raise ModelError("the objective must be integer-valued: use // or "
                              "cn.exact_div instead of / in it")
         return self.as_var(n)
+
+
+def _enumerable(x: IntVar, y: IntVar, limit: int) -> bool:
+    return x.bits is not None and y.bits is not None and x.size() * y.size() <= limit
 
 
 def _ceil(p: int, q: int) -> int:

@@ -1,9 +1,9 @@
 """Arithmetic propagators: z = f(x, y) for times, exact division, floor division, modulo,
 and z = f(x) for abs and powers; n-ary min and max.
 
-Small domains are filtered to domain consistency by enumerating the pairs (x, y): cheap
-when |D(x)|*|D(y)| is small, and the strongest possible. Larger domains fall back to
-interval reasoning specific to each operation. An operation returns None where it is
+Small domains are tabulated by the compiler (compact-table, domain consistent). Larger
+domains get interval reasoning specific to each operation, and enumeration once they
+shrink enough. An operation returns None where it is
 undefined (division or modulo by zero, inexact division): such pairs have no support.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, Propagator
-from conundrum.engine.var import WIDE, mask_of, offsets
 
 ENUMERATION_LIMIT = 1024
 
@@ -129,21 +128,6 @@ def _mod(a: int, b: int) -> int | None:
     return None if b == 0 else a % b
 
 
-def _no_bounds(x, y, z) -> None:
-    """No interval reasoning: wait until the arguments are fixed."""
-
-
-def scaled_fraction(scale: int) -> Callable:
-    """f(a, b) = frac(a / b) * scale, i.e. (a % b) * scale / b, in 0..scale-1; None when
-    b == 0 or when that is not an integer (scale must be a multiple of the denominator)."""
-    def f(a: int, b: int) -> int | None:
-        if b == 0:
-            return None
-        q, r = divmod((a % b) * scale, b)
-        return None if r else q
-    return f
-
-
 BINARY_OPS: dict[str, tuple[Callable, Callable]] = {
     "*": (_times, times_bounds),
     "exact_div": (_exact_div, exact_div_bounds),
@@ -153,52 +137,25 @@ BINARY_OPS: dict[str, tuple[Callable, Callable]] = {
 
 
 class BinaryFunction(Propagator):
-    """z = f(x, y) for one of BINARY_OPS (or a custom exact f).
-
-    When |D(x)|*|D(y)| is small at post time, the valid triples (a, b, f(a, b)) are listed
-    once and every call keeps exactly the supported values (domain consistency); the
-    domains seen at the end of a call are remembered so that a wake-up that changed nothing
-    costs one comparison."""
+    """z = f(x, y) for one of BINARY_OPS, for domains too large to tabulate (the compiler
+    posts a compact-table of every (a, b, f(a, b)) for small ones). Interval reasoning
+    specific to the operation; once the domains are small, every pair is enumerated for
+    domain consistency; with x and y fixed, z is computed and checked."""
 
     priority = 0
 
-    def __init__(self, solver, op: str, x, y, z, f: Callable | None = None) -> None:
+    def __init__(self, solver, op: str, x, y, z) -> None:
         super().__init__(solver)
         self.op = op
-        if f is None:
-            self.f, self.bounds = BINARY_OPS[op]
-        else:  # a custom exact function; fixed arguments are always checked
-            self.f, self.bounds = f, _no_bounds
+        self.f, self.bounds = BINARY_OPS[op]
         self.x, self.y, self.z = x, y, z
-        self.triples: list | None = None
-        self.seen: tuple | None = None
 
     def post(self) -> None:
-        x, y, z = self.x, self.y, self.z
-        for v in (x, y, z):
+        for v in (self.x, self.y, self.z):
             v.subscribe(self, DOMAIN)
-        if x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
-            f = self.f
-            by_a: dict[int, list] = {}
-            by_b: dict[int, list] = {}
-            for a in x.values():
-                for b in y.values():
-                    r = f(a, b)
-                    if r is not None and z.contains(r):
-                        # offsets from each variable's base, fixed for its lifetime
-                        ao, bo, ro = a - x.base, b - y.base, r - z.base
-                        by_a.setdefault(ao, []).append((bo, ro))
-                        by_b.setdefault(bo, []).append((ao, ro))
-            self.triples = (by_a, by_b)
         self.propagate()
 
-    def _state(self) -> tuple:
-        x, y, z = self.x, self.y, self.z
-        return (x.bits, y.bits, z.bits, z.lo, z.hi)
-
     def propagate(self) -> None:
-        if self.seen is not None and self.seen == self._state():
-            return
         x, y, z = self.x, self.y, self.z
         if x.lo == x.hi and y.lo == y.hi:
             r = self.f(x.lo, y.lo)
@@ -206,70 +163,10 @@ class BinaryFunction(Propagator):
                 raise Inconsistency
             z.assign(r)
             self.deactivate()
-            return
-        if self.triples is not None:
-            self._filter_triples()
-            self.seen = self._state()  # one filtering pass is a fixpoint
         elif x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
             self._enumerate()
         else:
             self.bounds(x, y, z)
-
-    def _filter_triples(self) -> None:
-        """Keep the values with a support among the listed triples, looping over the
-        argument with the smaller domain."""
-        x, y, z = self.x, self.y, self.z
-        by_a, by_b = self.triples
-        if x.size() <= y.size():
-            outer, inner, rows = x, y, by_a
-        else:
-            outer, inner, rows = y, x, by_b
-        ib = inner.bits
-        zlo, zhi = z.lo - z.base, z.hi - z.base
-        zbits = z.bits
-        out_ok = in_ok = z_mask = 0
-        bits = outer.bits
-        if zbits is not None and zbits.bit_length() <= WIDE:
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                found = False
-                for i, r in rows.get(low.bit_length() - 1, ()):
-                    if (ib >> i) & 1 and zlo <= r <= zhi and (zbits >> r) & 1:
-                        in_ok |= 1 << i
-                        z_mask |= 1 << r
-                        found = True
-                if found:
-                    out_ok |= low
-            if not out_ok:
-                raise Inconsistency
-            outer.keep_mask(outer.base, out_ok)
-            inner.keep_mask(inner.base, in_ok)
-            z.keep_mask(z.base, z_mask)
-            return
-        # wide or bounds-only z: membership through a set, or bounds only
-        zset = set(offsets(zbits)) if zbits is not None else None
-        z_ok: set[int] = set()
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            found = False
-            for i, r in rows.get(low.bit_length() - 1, ()):
-                if (ib >> i) & 1 and zlo <= r <= zhi and (zset is None or r in zset):
-                    in_ok |= 1 << i
-                    z_ok.add(r)
-                    found = True
-            if found:
-                out_ok |= low
-        if not out_ok:
-            raise Inconsistency
-        outer.keep_mask(outer.base, out_ok)
-        inner.keep_mask(inner.base, in_ok)
-        if zbits is not None:
-            z.keep_mask(z.base, mask_of(z_ok))
-        else:
-            z.set_min(z.base + min(z_ok))
-            z.set_max(z.base + max(z_ok))
 
     def _enumerate(self) -> None:
         x, y, z = self.x, self.y, self.z
