@@ -48,7 +48,7 @@ from conundrum.model.globals import (
 from conundrum.propagators.arith import BINARY_OPS, BinaryFunction, Power
 from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import MinMax as MinMaxProp
-from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe
+from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, EqualOffset
 from conundrum.propagators.table import Table as TableProp
@@ -90,15 +90,7 @@ class Lin:
         return Lin(terms, self.const + other.const * k)
 
     def bounds(self) -> tuple[int, int]:
-        lo = hi = self.const
-        for v, c in self.terms.items():
-            if c > 0:
-                lo += c * v.lo
-                hi += c * v.hi
-            else:
-                lo += c * v.hi
-                hi += c * v.lo
-        return lo, hi
+        return linear_bounds(list(self.terms.values()), list(self.terms), self.const)
 
     def parts(self) -> tuple[list[int], list[IntVar], int]:
         xs = list(self.terms)

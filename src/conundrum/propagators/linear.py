@@ -144,8 +144,9 @@ def propagate_eq(coefs: list[int], xs: list, c: int, modular: bool = True) -> bo
             return False
 
 
-def propagate_ne(coefs: list[int], xs: list, c: int) -> bool:
-    """Filter sum(a_i x_i) + c != 0: act when at most one variable is unfixed."""
+def one_unfixed(coefs: list[int], xs: list, c: int) -> tuple[int, tuple | None] | None:
+    """(c + the fixed terms, (a, x) of the only unfixed variable or None), or None when two
+    or more variables are unfixed."""
     free = None
     total = c
     for a, x in zip(coefs, xs):
@@ -154,7 +155,16 @@ def propagate_ne(coefs: list[int], xs: list, c: int) -> bool:
         elif free is None:
             free = (a, x)
         else:
-            return False
+            return None
+    return total, free
+
+
+def propagate_ne(coefs: list[int], xs: list, c: int) -> bool:
+    """Filter sum(a_i x_i) + c != 0: act when at most one variable is unfixed."""
+    state = one_unfixed(coefs, xs, c)
+    if state is None:
+        return False
+    total, free = state
     if free is None:
         if total == 0:
             raise Inconsistency

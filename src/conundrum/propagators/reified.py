@@ -9,7 +9,13 @@ soon as the bounds entail or refute the relation.
 from __future__ import annotations
 
 from conundrum.engine import BOUNDS, Propagator
-from conundrum.propagators.linear import linear_bounds, propagate_eq, propagate_le, propagate_ne
+from conundrum.propagators.linear import (
+    linear_bounds,
+    one_unfixed,
+    propagate_eq,
+    propagate_le,
+    propagate_ne,
+)
 
 NEGATION = {"le": "gt", "eq": "ne", "ne": "eq"}
 
@@ -68,15 +74,10 @@ class ReifiedLinear(Propagator):
 
     def _value_excluded(self, lo: int, hi: int) -> bool:
         """With one unfixed variable, is the value that would make the sum 0 absent?"""
-        free = None
-        total = self.c
-        for a, x in zip(self.coefs, self.xs):
-            if x.lo == x.hi:
-                total += a * x.lo
-            elif free is None:
-                free = (a, x)
-            else:
-                return False
+        state = one_unfixed(self.coefs, self.xs, self.c)
+        if state is None:
+            return False
+        total, free = state
         if free is None:
             return total != 0
         a, x = free
