@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 import conundrum as cn
 import oracle
 from test_properties_harness import (
-    BUG_SUSPENDED,
     METHODS,
     RELATIONS,
     VALUE_SELECTS,
@@ -222,7 +221,6 @@ def test_interleaved_generators_on_one_model() -> None:
     assert_same_set(got2, truth, "second generator")
 
 
-@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_SUSPENDED}")
 def test_constraint_added_while_a_generator_is_suspended() -> None:
     """A generator started before m += c is unaffected or sees c (or stops with a
     ModelError), but never gives a non-solution of the model it started with or an internal

@@ -7,10 +7,7 @@ and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
 
 from __future__ import annotations
 
-import pytest
-
 import conundrum as cn
-from test_properties_harness import BUG_WIDE_HOLES
 
 
 def test_product_with_zero_factor_is_not_a_division_by_zero() -> None:
@@ -83,7 +80,6 @@ def test_abs_in_a_constraint() -> None:
     assert m.count() == 2
 
 
-@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_WIDE_HOLES}")
 def test_wide_value_list_keeps_its_holes() -> None:
     """int_var([0, 100000]) has two values; [5, 10**5] and [0, 2, 10**7] likewise."""
     for values in ([0, 100000], [5, 10**5], [0, 2, 10**7], [-(10**18), 0, 10**18]):

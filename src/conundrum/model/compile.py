@@ -50,7 +50,7 @@ from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
 from conundrum.propagators.reified import ReifiedLinear
-from conundrum.propagators.rel import Affine, EqualOffset
+from conundrum.propagators.rel import Affine, EqualOffset, Member
 from conundrum.propagators.table import Table as TableProp
 
 ENUMERATION_LIMIT = 1024  # |D(x)| * |D(y)| up to which z = x OP y is a table
@@ -123,6 +123,10 @@ class Compiler:
         for v in variables:
             if v.domain_values is not None:
                 ev = self.solver.int_var_values(v.domain_values, v.name)
+                if ev.bits is None:
+                    # too wide for a bit set: the interval keeps bounds only, so the
+                    # listed values are enforced by a membership propagator
+                    self.post_prop(Member(self.solver, ev, list(v.domain_values)))
             else:
                 ev = self.solver.int_var(v.lo, v.hi, v.name)
             self.engine_vars.append(ev)

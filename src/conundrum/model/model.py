@@ -31,14 +31,19 @@ def _int(value: object, what: str) -> int:
 class Solution:
     """Values of a model's variables in one solution."""
 
-    def __init__(self, model: Model, values: dict[int, int]) -> None:
+    def __init__(self, model: Model, values: dict[int, int],
+                 variables: list[Var] | None = None) -> None:
         self._model = model
         self._values = values
+        # the variables that existed when the search started (the model may have grown)
+        self._variables = list(model.variables) if variables is None else variables
 
     def __getitem__(self, key: object) -> int:
         if isinstance(key, Var):
             if key.model is not self._model:
                 raise ModelError(f"variable {key.name!r} belongs to another model")
+            if key.index not in self._values:
+                raise ModelError(f"variable {key.name!r} was created after this search began")
             return self._values[key.index]
         if isinstance(key, str):
             return self._values[self._model.variable(key).index]
@@ -53,13 +58,13 @@ class Solution:
 
     def as_dict(self) -> dict[str, int]:
         """{name: value} for the named variables."""
-        return {v.name: self._values[v.index] for v in self._model.variables if v.name}
+        return {v.name: self._values[v.index] for v in self._variables if v.name}
 
     def __len__(self) -> int:
         return len(self._values)
 
     def __iter__(self) -> Iterator[tuple[Var, int]]:
-        return ((v, self._values[v.index]) for v in self._model.variables)
+        return ((v, self._values[v.index]) for v in self._variables)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Solution) and self._values == other._values
@@ -68,8 +73,8 @@ class Solution:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{v.name or '_' + str(v.index)}={self._values[v.index]}"
-                          for v in self._model.variables[:20])
-        more = "" if len(self._model.variables) <= 20 else ", ..."
+                          for v in self._variables[:20])
+        more = "" if len(self._variables) <= 20 else ", ..."
         return f"Solution({shown}{more})"
 
 
@@ -207,24 +212,29 @@ class Model:
             raise ModelError(str(e)) from None
         return opts
 
-    def _compile(self, objective: object = None):
+    def _compile(self, variables: list[Var], constraints: list[Expr], objective: object = None):
         from conundrum.engine import Inconsistency
         from conundrum.model.compile import Compiler
 
         try:
-            compiler = Compiler(self.variables, self.constraints)
+            compiler = Compiler(variables, constraints)
             obj = compiler.objective(objective) if objective is not None else None
             compiler.solver.fix_point()
         except Inconsistency:
             return None, None
         return compiler, obj
 
-    def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0
-             ) -> Iterator[dict[int, int]]:
+    def _snapshot(self) -> tuple[list[Var], list[Expr]]:
+        # a suspended generator keeps solving the model as it was when it started
+        return list(self.variables), list(self.constraints)
+
+    def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
+             snapshot: tuple[list[Var], list[Expr]] | None = None) -> Iterator[dict[int, int]]:
         from conundrum.search.dfs import search
 
         self.stats = stats = SearchStats()
-        compiler, obj = self._compile(objective)
+        variables, constraints = snapshot if snapshot is not None else self._snapshot()
+        compiler, obj = self._compile(variables, constraints, objective)
         if compiler is None:
             return
         decision = compiler.engine_vars
@@ -240,8 +250,8 @@ class Model:
 
         for _ in search(compiler.solver, decision + extra, opts, stats,
                         bound if obj is not None else None):
-            values = {v.index: ev.lo for v, ev in zip(self.variables, decision)}
-            check_solution(self.variables, self.constraints, values)
+            values = {v.index: ev.lo for v, ev in zip(variables, decision)}
+            check_solution(variables, constraints, values)
             if obj is not None:
                 best[:] = [obj.lo]
             yield values
@@ -260,10 +270,12 @@ class Model:
             self.stats = SearchStats(complete=False, stopped_by="limit")
             return
         found = 0
-        run = self._run(opts)
+        snapshot = self._snapshot()
+        variables = snapshot[0]
+        run = self._run(opts, snapshot=snapshot)
         for values in run:
             found += 1
-            yield Solution(self, values)
+            yield Solution(self, values, variables)
             if limit is not None and found >= limit:
                 run.close()
                 self.stats.complete = False

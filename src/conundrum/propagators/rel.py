@@ -1,8 +1,10 @@
-"""Domain-consistent binary relations: x == y + c, z == a*x + c."""
+"""Simple relations: x == y + c, z == a*x + c (domain consistent), x in a list of values."""
 
 from __future__ import annotations
 
-from conundrum.engine import DOMAIN, Inconsistency, Propagator
+from bisect import bisect_left, bisect_right
+
+from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, Propagator
 
 
 class EqualOffset(Propagator):
@@ -80,4 +82,32 @@ class Affine(Propagator):
                 x.set_max((z.lo - c) // a)
         if x.lo == x.hi:
             z.assign(a * x.lo + c)
+            self.deactivate()
+
+
+class Member(Propagator):
+    """x in a sorted list of values, for domains too wide for a bit set: each bound moves
+    to the nearest listed value (binary search), so search never walks the gaps."""
+
+    priority = 0
+    idempotent = True
+
+    def __init__(self, solver, x, values: list[int]) -> None:
+        super().__init__(solver)
+        self.x = x
+        self.values = sorted(set(values))
+
+    def post(self) -> None:
+        self.x.subscribe(self, BOUNDS)
+        self.propagate()
+
+    def propagate(self) -> None:
+        x, values = self.x, self.values
+        i = bisect_left(values, x.lo)
+        j = bisect_right(values, x.hi) - 1
+        if i > j:
+            raise Inconsistency
+        x.set_min(values[i])
+        x.set_max(values[j])
+        if x.lo == x.hi:
             self.deactivate()
