@@ -6,6 +6,8 @@ in the divisor's domain: that assignment is simply not a solution), cn.exact_div
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -155,3 +157,25 @@ def test_random_integer_expressions(data: st.DataObject, op: str) -> None:
     rel = RELATIONS[op]
     check(data, domains, f"m += {e.src} {op} x2", lambda t: rel(e.fn(t), t[2]),
           exprs=[(e.src, e.fn)], objective=(e.src, e.fn), runs=1)
+
+
+SAME_VAR_OPS = ["x0 * x0", "x0 - x0", "x0 // x0", "x0 % x0", "cn.exact_div(x0, x0)",
+                "x0 / x0", "abs(x0 - x0)", "cn.min(x0, x0)", "cn.max(x0, -x0)", "x0 ** 2 - x0 * x0"]
+
+
+@settings(max_examples=scaled(1.5))
+@given(data=st.data(), e=st.sampled_from(SAME_VAR_OPS), op=REL)
+def test_same_variable_on_both_sides_of_an_operator(data: st.DataObject, e: str, op: str) -> None:
+    """x0 OP' x0 (x0 // x0 is 1 except at 0, where it is undefined, ...) compared with x1."""
+    domains = data.draw(doms(2, max_size=5, lo=-3, hi=3), label="domains")
+    fns = {
+        "x0 * x0": lambda t: t[0] * t[0], "x0 - x0": lambda t: 0,
+        "x0 // x0": lambda t: floordiv(t[0], t[0]), "x0 % x0": lambda t: mod(t[0], t[0]),
+        "cn.exact_div(x0, x0)": lambda t: exact_div(t[0], t[0]),
+        "x0 / x0": lambda t: Fraction(1) if t[0] else floordiv(1, 0),
+        "abs(x0 - x0)": lambda t: 0, "cn.min(x0, x0)": lambda t: t[0],
+        "cn.max(x0, -x0)": lambda t: abs(t[0]), "x0 ** 2 - x0 * x0": lambda t: 0,
+    }
+    fn = fns[e]
+    rel = RELATIONS[op]
+    check(data, domains, f"m += {e} {op} x1", lambda t: rel(fn(t), t[1]), exprs=[(e, fn)])

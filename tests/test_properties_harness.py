@@ -47,7 +47,7 @@ VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "ra
 METHODS = ("complete", "lds:1000", "bbs:100000")
 
 #: Generous safety net so that an engine that loops fails a test instead of hanging CI.
-TIME_LIMIT = 60.0
+TIME_LIMIT = 20.0
 
 Pred = Callable[[tuple[int, ...]], object]
 Value = Callable[[tuple[int, ...]], "int | Fraction"]
@@ -169,11 +169,18 @@ def check_values(
         assert got == want, f"sol.value({src}) = {got!r}, expected {want!r} at {tup}"
 
 
+def assert_finished(b: Built, what: str) -> None:
+    """The last run was not stopped by the safety time limit (a runaway search)."""
+    stats = b.m.stats
+    assert stats.stopped_by != "time_limit", (
+        f"{what} hit the {TIME_LIMIT}s safety limit after {stats.nodes} nodes")
+
+
 def solve_all(b: Built, opts: dict[str, Any]) -> tuple[list[tuple[int, ...]], list[Any]]:
     """Every solution of ``b`` under ``opts``, as tuples and Solution objects."""
     sols = list(b.m.solutions(time_limit=TIME_LIMIT, **opts))
     stats = b.m.stats
-    assert stats.stopped_by != "time_limit", f"search hit the {TIME_LIMIT}s safety limit"
+    assert_finished(b, f"solutions({opts})")
     if opts.get("method", "complete") == "complete":
         assert stats.complete, f"complete search reported incomplete: {stats!r}"
     return [as_tuple(s, b.xs) for s in sols], sols
@@ -239,8 +246,10 @@ def check(
     # 2: count and solve.
     opts = data.draw(search_options(), label="count/solve options")
     n = b.m.count(time_limit=TIME_LIMIT, **opts)
+    assert_finished(b, f"count({opts})")
     assert n == len(truth), f"count({opts}) = {n}, expected {len(truth)}"
     sol = b.m.solve(time_limit=TIME_LIMIT, **opts)
+    assert_finished(b, f"solve({opts})")
     if truth:
         assert sol is not None, f"solve({opts}) is None but there are {len(truth)} solutions"
         assert as_tuple(sol, b.xs) in set(truth), f"solve({opts}) gave a non-solution"
@@ -295,6 +304,7 @@ def check(
         obj = eval(obj_src, b.env)
         fn = b.m.minimize if sense == "min" else b.m.maximize
         best = fn(obj, time_limit=TIME_LIMIT, **opts)
+        assert_finished(b, f"{sense}imize({obj_src}, {opts})")
         if want is None:
             assert best is None, f"{sense}imize found a solution {as_tuple(best, b.xs)}"
         else:
@@ -393,7 +403,21 @@ def _probe_wide_holes() -> bool:
     return m.count() != 2
 
 
+BUG_ANTI_FIRST_FAIL = ('var_select="anti_first_fail" runs away on a nested quotient (labels a '
+                       "huge auxiliary)")
+
+
+def _probe_anti_first_fail() -> bool:
+    import conundrum as cn
+
+    m = cn.Model()
+    x = m.int_var([1, 3, 5], "x")
+    m += x / (4 / x) < 5
+    return m.count(var_select="anti_first_fail", time_limit=2.0) != 2
+
+
 BUG_PROBES: dict[str, Callable[[], bool]] = {
+    BUG_ANTI_FIRST_FAIL: _probe_anti_first_fail,
     BUG_WIDE_HOLES: _probe_wide_holes,
     BUG_MUL_ZERO: _probe_mul_zero,
     BUG_LDS_RANDOM: _probe_lds_random,

@@ -12,9 +12,13 @@ from hypothesis import strategies as st
 
 from oracle import div, exact_div
 from test_properties_harness import (
+    BUG_ANTI_FIRST_FAIL,
     RELATIONS,
+    Dom,
     check,
+    check_exhaustive_options,
     doms,
+    known_bugs,
     rational_expr,
     relation,
     scaled,
@@ -116,3 +120,13 @@ def test_division_by_zero_only_removes_that_assignment(data: st.DataObject) -> N
     """x0 / x1 != 100 is true wherever defined: every assignment except x1 == 0."""
     domains = data.draw(doms(2, max_size=5, lo=-2, hi=2), label="domains")
     check(data, domains, "m += x0 / x1 != 100", lambda t: div(t[0], t[1]) != 100)
+
+
+@known_bugs(BUG_ANTI_FIRST_FAIL)
+def test_nested_quotients_under_every_search_option() -> None:
+    """x0 / (x2 / x0) < x1 and (x0 / 2) / (x2 / x0) < x1 * x1: every option combination."""
+    domains = [Dom((1, 3, 5), False), Dom((-2, -1, 1, 5), False), Dom((1, 2, 4), False)]
+    check_exhaustive_options(domains, "m += x0 / (x2 / x0) < x1",
+                             lambda t: div(t[0], div(t[2], t[0])) < t[1])
+    check_exhaustive_options(domains, "m += (x0 / 2) / (x2 / x0) < x1 * x1",
+                             lambda t: div(div(t[0], 2), div(t[2], t[0])) < t[1] * t[1])

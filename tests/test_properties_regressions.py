@@ -7,7 +7,10 @@ and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
 
 from __future__ import annotations
 
+import pytest
+
 import conundrum as cn
+from test_properties_harness import BUG_ANTI_FIRST_FAIL
 
 
 def test_product_with_zero_factor_is_not_a_division_by_zero() -> None:
@@ -91,3 +94,13 @@ def test_wide_value_list_keeps_its_holes() -> None:
         y = m.int_var(-3, 3, "y")
         m += x + y >= 1
         assert m.count() == sum(1 for v in values for w in range(-3, 4) if v + w >= 1)
+
+
+@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_ANTI_FIRST_FAIL}")
+def test_anti_first_fail_on_a_nested_quotient() -> None:
+    """x in {1, 3, 5}, x / (4 / x) < 5: 2 solutions under anti_first_fail, quickly."""
+    m = cn.Model()
+    x = m.int_var([1, 3, 5], "x")
+    m += x / (4 / x) < 5
+    assert m.count(var_select="anti_first_fail", time_limit=5.0) == 2
+    assert m.stats.complete
