@@ -28,7 +28,7 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_t
 
 settings.register_profile(
     "ci",
-    max_examples=25,
+    max_examples=30,
     deadline=None,
     derandomize=True,
     database=None,

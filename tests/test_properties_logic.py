@@ -18,6 +18,7 @@ from test_properties_harness import (
     relation,
     scaled,
 )
+from test_properties_models import constraint
 
 REL = st.sampled_from(list(RELATIONS))
 
@@ -121,3 +122,26 @@ def test_reified_rational_comparison_with_zero_divisor(data: st.DataObject) -> N
         return q == 1 or t[2] == 0
 
     check(data, domains, "m += (x0 / x1 == 1) | (x2 == 0)", pred, runs=1)
+
+
+@settings(max_examples=scaled(2))
+@given(data=st.data(), form=st.sampled_from(["~g", "g | c", "g + h == 1", "implies(c, g)",
+                                             "g == c"]))
+def test_reified_global_constraints(data: st.DataObject, form: str) -> None:
+    """Globals used as 0/1 values: negated, in disjunctions, summed, implied, equated."""
+    n = 3
+    g = data.draw(constraint(n, globals_only=True), label="g")
+    h = data.draw(constraint(n, globals_only=True), label="h")
+    c = relation(data.draw(REL), data.draw(linear_expr(n, 1)), data.draw(linear_expr(n, 1)))
+    src = {"~g": f"~{g.src}", "g | c": f"({g.src} | {c.src})",
+           "g + h == 1": f"{g.src} + {h.src} == 1",
+           "implies(c, g)": f"cn.implies({c.src}, {g.src})",
+           "g == c": f"({g.src} == {c.src})"}[form]
+
+    def pred(t: tuple[int, ...]) -> bool:
+        gv, hv, cv = bool(g.fn(t)), bool(h.fn(t)), bool(c.fn(t))
+        return {"~g": not gv, "g | c": gv or cv, "g + h == 1": gv + hv == 1,
+                "implies(c, g)": implies(cv, gv), "g == c": gv == cv}[form]
+
+    domains = data.draw(doms(n, max_size=3, lo=-2, hi=2), label="domains")
+    check(data, domains, f"m += {src}", pred, runs=1)
