@@ -7,10 +7,7 @@ and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
 
 from __future__ import annotations
 
-import pytest
-
 import conundrum as cn
-from test_properties_harness import BUG_ANTI_FIRST_FAIL
 
 
 def test_product_with_zero_factor_is_not_a_division_by_zero() -> None:
@@ -96,7 +93,6 @@ def test_wide_value_list_keeps_its_holes() -> None:
         assert m.count() == sum(1 for v in values for w in range(-3, 4) if v + w >= 1)
 
 
-@pytest.mark.xfail(strict=True, reason=f"ENGINE-BUGS.md: {BUG_ANTI_FIRST_FAIL}")
 def test_anti_first_fail_on_a_nested_quotient() -> None:
     """x in {1, 3, 5}, x / (4 / x) < 5: 2 solutions under anti_first_fail, quickly."""
     m = cn.Model()

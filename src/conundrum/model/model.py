@@ -248,8 +248,8 @@ class Model:
                 else:
                     obj.set_min(best[0] + 1)
 
-        for _ in search(compiler.solver, decision + extra, opts, stats,
-                        bound if obj is not None else None):
+        for _ in search(compiler.solver, decision, opts, stats,
+                        bound if obj is not None else None, extra):
             values = {v.index: ev.lo for v, ev in zip(variables, decision)}
             check_solution(variables, constraints, values)
             if obj is not None:

@@ -103,13 +103,17 @@ def _apply(x, decision: tuple[str, int]) -> None:
 
 
 def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: SearchStats,
-           bound: Callable[[], None] | None = None) -> Iterator[None]:
-    """Yield once per solution (all variables fixed). `bound` is applied at every node
-    before propagation (branch and bound)."""
+           bound: Callable[[], None] | None = None, extra_vars: list = ()) -> Iterator[None]:
+    """Yield once per solution (all variables fixed). The heuristics choose among
+    `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
+    others) are labelled in order only once every branch variable is fixed, so that no
+    heuristic ever walks an auxiliary's wide domain. `bound` is applied at every node before
+    propagation (branch and bound)."""
     kind, n = options.validate()
     start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, options, stats, bound, deadline, start)
+    runner.extra = list(extra_vars)
     try:
         if kind == "lds":
             seen: set[tuple] = set()
@@ -143,14 +147,19 @@ class _Runner:
         self.select_var = make_var_select(options.var_select)
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
+        self.extra: list = []
 
     def alternatives(self):
         """(var, decisions) for the next branching, or None when every variable is fixed."""
         free = [x for x in self.vars if x.lo != x.hi]
-        if not free:
-            return None
-        x = self.select_var(free)
-        decisions = self.select_value(x)
+        if free:
+            x = self.select_var(free)
+            decisions = self.select_value(x)
+        else:
+            x = next((y for y in self.extra if y.lo != y.hi), None)
+            if x is None:
+                return None
+            decisions = (("eq", x.lo), ("ne", x.lo))
         first = decisions[0]
         if first[0] == "eq" and x.bits is None and x.lo < first[1] < x.hi:
             # a bounds-only domain cannot drop an interior value: split around it
@@ -178,7 +187,7 @@ class _Runner:
         """Record the current solution; False if an earlier LDS iteration reported it."""
         if seen is None:
             return True
-        key = tuple(x.lo for x in self.vars)
+        key = tuple(x.lo for x in self.vars)  # auxiliaries follow from these
         if key in seen:
             return False
         seen.add(key)
