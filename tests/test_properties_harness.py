@@ -337,15 +337,16 @@ def check(
 
 
 def check_exhaustive_options(
-    domains: Sequence[Dom], src: str, pred: Pred, names: Sequence[str] | None = None
+    domains: Sequence[Dom], src: str, pred: Pred, names: Sequence[str] | None = None,
+    value_selects: Sequence[str] = VALUE_SELECTS, methods: Sequence[str] = METHODS,
 ) -> None:
     """Every var_select x value_select x method combination on one model."""
     names = names_for(len(domains), names)
     truth = oracle.solutions([d.values for d in domains], pred)
     b = build(domains, names, src)
     for var_select in VAR_SELECTS:
-        for value_select in VALUE_SELECTS:
-            for method in METHODS:
+        for value_select in value_selects:
+            for method in methods:
                 opts = {"var_select": var_select, "value_select": value_select,
                         "method": method, "seed": 1}
                 got, _ = solve_all(b, opts)

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_properties_harness import (
-    BUG_WIDE_HOLES,
     RELATIONS,
     Dom,
     assert_same_set,
@@ -16,7 +15,6 @@ from test_properties_harness import (
     check_exhaustive_options,
     doms,
     has_var,
-    known_bugs,
     linear_expr,
     names_for,
     relation,
@@ -137,7 +135,6 @@ def test_linear_and_all_different_far_from_zero(data: st.DataObject, op: str,
           and len(set(t)) == 3)
 
 
-@known_bugs(BUG_WIDE_HOLES)
 @settings(max_examples=scaled(0.6))
 @given(data=st.data(), offset=st.sampled_from(OFFSETS))
 def test_times_far_from_zero(data: st.DataObject, offset: int) -> None:
@@ -170,7 +167,6 @@ def test_huge_range_fixed_by_a_small_variable(hi: int) -> None:
 SPARSE = [-(10**12), -(10**6), -70000, -3, -2, -1, 0, 1, 2, 3, 70000, 10**6, 10**12]
 
 
-@known_bugs(BUG_WIDE_HOLES)
 @settings(max_examples=scaled(0.8))
 @given(data=st.data(), op=REL)
 def test_linear_on_sparse_wide_value_lists(data: st.DataObject, op: str) -> None:

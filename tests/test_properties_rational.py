@@ -12,13 +12,11 @@ from hypothesis import strategies as st
 
 from oracle import div, exact_div
 from test_properties_harness import (
-    BUG_ANTI_FIRST_FAIL,
     RELATIONS,
     Dom,
     check,
     check_exhaustive_options,
     doms,
-    known_bugs,
     rational_expr,
     relation,
     scaled,
@@ -122,11 +120,14 @@ def test_division_by_zero_only_removes_that_assignment(data: st.DataObject) -> N
     check(data, domains, "m += x0 / x1 != 100", lambda t: div(t[0], t[1]) != 100)
 
 
-@known_bugs(BUG_ANTI_FIRST_FAIL)
 def test_nested_quotients_under_every_search_option() -> None:
-    """x0 / (x2 / x0) < x1 and (x0 / 2) / (x2 / x0) < x1 * x1: every option combination."""
+    """x0 / (x2 / x0) < x1 and (x0 / 2) / (x2 / x0) < x1 * x1: every var_select, with
+    several value_selects and methods (anti_first_fail once ran away here)."""
     domains = [Dom((1, 3, 5), False), Dom((-2, -1, 1, 5), False), Dom((1, 2, 4), False)]
     check_exhaustive_options(domains, "m += x0 / (x2 / x0) < x1",
-                             lambda t: div(t[0], div(t[2], t[0])) < t[1])
+                             lambda t: div(t[0], div(t[2], t[0])) < t[1],
+                             value_selects=["min", "median", "split"], methods=["complete"])
     check_exhaustive_options(domains, "m += (x0 / 2) / (x2 / x0) < x1 * x1",
-                             lambda t: div(div(t[0], 2), div(t[2], t[0])) < t[1] * t[1])
+                             lambda t: div(div(t[0], 2), div(t[2], t[0])) < t[1] * t[1],
+                             value_selects=["max", "middle", "random"],
+                             methods=["complete", "lds:1000"])
