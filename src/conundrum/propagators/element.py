@@ -171,44 +171,23 @@ class ElementVar(Propagator):
         bitset_result = result.bits is not None
         union = 0
         new_lo = new_hi = None
-        if index.bits is not None:
-            idx = index.mask(0, index.hi)  # bit i stands for position i
-            keep = 0
-            rest = idx
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                a = array[low.bit_length() - 1]
-                if _intersects(a, result):
-                    keep |= low
-                    if bitset_result:
-                        union |= a.mask(rlo, rhi)
-                    else:
-                        alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
-                        ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
-                        if new_lo is None or alo < new_lo:
-                            new_lo = alo
-                        if new_hi is None or ahi > new_hi:
-                            new_hi = ahi
-            if keep != idx:
-                index.keep_mask(0, keep)
-        else:
-            kept = []
-            for i in index.values():
-                a = array[i]
-                if _intersects(a, result):
-                    kept.append(i)
-                    if bitset_result:
-                        union |= a.mask(rlo, rhi)
-                    else:
-                        alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
-                        ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
-                        if new_lo is None or alo < new_lo:
-                            new_lo = alo
-                        if new_hi is None or ahi > new_hi:
-                            new_hi = ahi
-            if not kept:
-                raise Inconsistency
+        kept = []
+        for i in index.values():
+            a = array[i]
+            if _intersects(a, result):
+                kept.append(i)
+                if bitset_result:
+                    union |= a.mask(rlo, rhi)
+                else:
+                    alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
+                    ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
+                    if new_lo is None or alo < new_lo:
+                        new_lo = alo
+                    if new_hi is None or ahi > new_hi:
+                        new_hi = ahi
+        if not kept:
+            raise Inconsistency
+        if len(kept) != index.size():
             index.keep_values(kept)
         if bitset_result:
             result.keep_mask(rlo, union)
