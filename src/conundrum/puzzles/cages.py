@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import PuzzleError
+from .base import Puzzle, PuzzleError, draw_regions
 from .grid import check_text
+from .latin import values
 
 _RULE = re.compile(r"(\S)\s*=\s*(\S+)")
 OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "x": "*", "/": "/", "÷": "/", ":": "/"}
@@ -120,3 +121,21 @@ def _target(spec: str, ops: bool, source: str, i: int, j: int) -> tuple[int, str
         raise PuzzleError(f"cage target {spec!r} is not {what}", source=source, line=i,
                           column=j)
     return int(digits), op
+
+
+def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
+    """The Puzzle of a caged Latin-square model (Killer, KenKen): drawn with lines between
+    cages, JSON as {"grid": ...}, first-fail search."""
+    n = len(x)
+    region = [[None] * n for _ in range(n)]
+    for cage in cm.cages:
+        for r, c in cage.cells:
+            region[r][c] = cage.label
+
+    def render(sol) -> str:
+        return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
+
+    def to_json(sol) -> dict:
+        return {"grid": values(sol, x)}
+
+    return Puzzle(m, render, to_json, {"var_select": "first_fail"})

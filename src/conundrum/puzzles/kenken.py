@@ -7,9 +7,9 @@ The file is a cage map and one ``LABEL=TARGET OP`` rule per cage (``A=12*``, ``B
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, draw_regions
-from .cages import read_cages
-from .latin import latin_model, values
+from .base import Puzzle, PuzzleError
+from .cages import caged_puzzle, read_cages
+from .latin import latin_model
 
 MAX_SIZE = 12
 
@@ -48,15 +48,4 @@ def parse(text: str, source: str = "") -> Puzzle:
             a, b = cells
             m += (a == t * b) | (b == t * a)
 
-    region = [[None] * n for _ in range(n)]
-    for cage in cm.cages:
-        for r, c in cage.cells:
-            region[r][c] = cage.label
-
-    def render(sol) -> str:
-        return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
-
-    def to_json(sol) -> dict:
-        return {"grid": values(sol, x)}
-
-    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
+    return caged_puzzle(m, x, cm)

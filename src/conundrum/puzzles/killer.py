@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from math import isqrt
 
-from .base import Puzzle, PuzzleError, draw_regions
-from .cages import read_cages
-from .latin import latin_model, values
+from .base import Puzzle, PuzzleError
+from .cages import caged_puzzle, read_cages
+from .latin import latin_model
 
 SIZES = (4, 9, 16, 25)
 
@@ -36,15 +36,4 @@ def parse(text: str, source: str = "") -> Puzzle:
         if len(cells) > 1:
             m += cn.all_different(cells)
 
-    region = [[None] * n for _ in range(n)]
-    for cage in cm.cages:
-        for r, c in cage.cells:
-            region[r][c] = cage.label
-
-    def render(sol) -> str:
-        return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
-
-    def to_json(sol) -> dict:
-        return {"grid": values(sol, x)}
-
-    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
+    return caged_puzzle(m, x, cm)
