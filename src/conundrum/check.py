@@ -123,14 +123,6 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
     return val[id(root)]
 
 
-def satisfied(constraints: list, assignment: dict[int, int]) -> bool:
-    """Do all the constraints hold (and is every operation defined)?"""
-    try:
-        return all(evaluate(c, assignment) == 1 for c in constraints)
-    except Undefined:
-        return False
-
-
 def check_solution(variables: list[Var], constraints: list, assignment: dict[int, int]) -> None:
     """Raise AssertionError naming the first violated constraint (a bug, never an answer)."""
     for x in variables:

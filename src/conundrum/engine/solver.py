@@ -30,13 +30,6 @@ class Solver:
         """A new variable whose domain is the given values."""
         return IntVar(self, 0, 0, name, values=list(values))
 
-    def schedule(self, p) -> None:
-        """Queue `p` unless it is inactive, queued, or the idempotent propagator running."""
-        if p.scheduled or not p.active or (p is self.current and p.idempotent):
-            return
-        p.scheduled = True
-        self.queues[p.priority].append(p)
-
     def post(self, p) -> None:
         """Add a propagator and let it prune at once (may raise Inconsistency)."""
         self.propagators.append(p)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
 
 BITSET_LIMIT = 1 << 16
+WIDE = 4096  # bit sets longer than this are scanned as text, not bit by bit
 
 
 def mask_of(offsets) -> int:
@@ -29,7 +30,7 @@ def mask_of(offsets) -> int:
     if not offsets:
         return 0
     top = max(offsets)
-    if top < 4096 or len(offsets) < 4:
+    if top < WIDE or len(offsets) < 4:
         m = 0
         for o in offsets:
             m |= 1 << o
@@ -38,9 +39,6 @@ def mask_of(offsets) -> int:
     for o in offsets:
         buf[o >> 3] |= 1 << (o & 7)
     return int.from_bytes(buf, "little")
-
-
-WIDE = 4096  # bit sets longer than this are scanned as text, not bit by bit
 
 
 def offsets(bits: int):
@@ -94,9 +92,6 @@ class IntVar:
             self.bits = None  # bounds only
 
     # ----------------------------------------------------------------- queries
-    def is_fixed(self) -> bool:
-        return self.lo == self.hi
-
     def size(self) -> int:
         if self.bits is None:
             return self.hi - self.lo + 1
@@ -169,7 +164,8 @@ class IntVar:
 
     # ----------------------------------------------------------------- events
     def _notify(self, old_lo: int, old_hi: int) -> None:
-        # Solver.schedule inlined: this is the hottest loop of the engine.
+        # Schedule each subscribed propagator (the hottest loop of the engine): skip it when
+        # inactive, already queued, or the idempotent propagator that is running.
         solver = self.solver
         current = solver.current
         queues = solver.queues

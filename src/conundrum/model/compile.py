@@ -45,15 +45,17 @@ from conundrum.model.globals import (
     AllDifferentExcept0,
     Table,
 )
-from conundrum.propagators.arith import BINARY_OPS, BinaryFunction, Power
+from conundrum.propagators.alldiff import AllDifferentBounds, AllDifferentDomain, AllDifferentValue
+from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
+from conundrum.propagators.arith import BINARY_OPS, ENUMERATION_LIMIT, BinaryFunction, Power
 from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import MinMax as MinMaxProp
+from conundrum.propagators.element import ElementConst, ElementVar
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, EqualOffset, Member
 from conundrum.propagators.table import Table as TableProp
 
-ENUMERATION_LIMIT = 1024  # |D(x)| * |D(y)| up to which z = x OP y is a table
 QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
 MAX_SCALE = 1 << 16  # largest common denominator kept for an enumerated quotient
 
@@ -230,22 +232,12 @@ class Compiler:
             z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
             self.post_table([x, y, z], rows)
             return z
-        if op == "*":
-            ps = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi)
-            lo, hi = min(ps), max(ps)
-        else:
-            lo, hi = _binary_range(op, x, y)
-        z = self.aux(lo, hi)
+        z = self.aux(*_binary_range(op, x, y))
         self.post_prop(BinaryFunction(self.solver, op, x, y, z))
         return z
 
     def nonzero(self, lin: Lin) -> None:
-        coefs, xs, const = lin.parts()
-        if not xs:
-            if const == 0:
-                raise Inconsistency
-            return
-        self.post_linear(Lin(dict(lin.terms), const), "ne")
+        self.post_linear(lin, "ne")
 
     def quotient(self, p: Lin, q: Lin) -> Rat:
         """The exact rational p / q (q != 0 already posted).
@@ -437,7 +429,6 @@ class Compiler:
         index.set_min(0)
         index.set_max(len(items) - 1)
         self.solver.fix_point()
-        from conundrum.propagators.element import ElementConst, ElementVar
         if all(i.is_const() for i in items):
             consts = [i.const for i in items]
             z = self.aux(min(consts), max(consts))
@@ -452,25 +443,16 @@ class Compiler:
     def rel_form(self, op: str, a: Rat, b: Rat) -> tuple[Lin, str]:
         """L and r in le/eq/ne such that (a OP b) <=> (L r 0)."""
         (na, da), (nb, db) = a, b
-        if da.is_const() and db.is_const():
-            diff = na.scaled(db.const).plus(nb.scaled(da.const), -1)
-            sign = 1  # denominators are normalised positive
-        else:
-            diff = self.mul(na, db).plus(self.mul(nb, da), -1)
-            sign = 1
-            if op not in ("==", "!="):
-                sign = _sign(da) * _sign(db) if not da.is_const() or not db.is_const() else 1
-                if da.is_const():
-                    sign = _sign(db)
-                elif db.is_const():
-                    sign = _sign(da)
-                if sign == 0:
-                    diff = self.mul(diff, self.mul(da, db))
-                    sign = 1
+        # a - b = diff / (da * db)
+        diff = self.mul(na, db).plus(self.mul(nb, da), -1)
         if op == "==":
             return diff, "eq"
         if op == "!=":
             return diff, "ne"
+        sign = _sign(da) * _sign(db)  # constant denominators are normalised positive
+        if sign == 0:  # unknown sign: compare diff * (da * db), which has the sign of a - b
+            diff = self.mul(diff, self.mul(da, db))
+            sign = 1
         d = diff.scaled(sign)
         if op == "<=":
             return d, "le"
@@ -598,13 +580,12 @@ class Compiler:
         if integer and isinstance(c, AllDifferent | AllDifferentExcept0 | Table):
             xs = [self.as_var(n) for n, _ in rats]
             s = self.solver
-            from conundrum.propagators import alldiff
             if isinstance(c, AllDifferent):
-                cls = {"value": alldiff.AllDifferentValue, "bounds": alldiff.AllDifferentBounds,
-                       "domain": alldiff.AllDifferentDomain}[c.strength]
+                cls = {"value": AllDifferentValue, "bounds": AllDifferentBounds,
+                       "domain": AllDifferentDomain}[c.strength]
                 self.post_prop(cls(s, xs))
             elif isinstance(c, AllDifferentExcept0):
-                self.post_prop(alldiff.AllDifferentExcept0(s, xs))
+                self.post_prop(AllDifferentExcept0Prop(s, xs))
             else:
                 self.post_table(xs, list(c.tuples))
             return
@@ -632,6 +613,9 @@ def _ceil(p: int, q: int) -> int:
 def _binary_range(op: str, x: IntVar, y: IntVar) -> tuple[int, int]:
     """A sound initial range for z = x OP y."""
     xl, xh, yl, yh = x.lo, x.hi, y.lo, y.hi
+    if op == "*":
+        ps = (xl * yl, xl * yh, xh * yl, xh * yh)
+        return min(ps), max(ps)
     if op in ("exact_div", "//"):
         m = max(abs(xl), abs(xh))
         return -m - 1, m + 1

@@ -382,9 +382,6 @@ def transform(root: object, rewrite: Callable[[Expr], Expr]) -> object:
     return done.get(id(root), root)
 
 
-_SYMBOL = {"/": "/", "//": "//", "%": "%", "*": "*", "exact_div": "exact_div"}
-
-
 def render(root: object) -> str:
     """A readable form of an expression (for messages and repr)."""
     text: dict[int, str] = {}

@@ -66,13 +66,13 @@ class ReifiedLinear(Propagator):
             b.assign(1 if rel == "ne" else 0)
         elif lo == hi == 0:
             b.assign(1 if rel == "eq" else 0)
-        elif rel in ("eq", "ne") and self._value_excluded(lo, hi):
+        elif rel in ("eq", "ne") and self._value_excluded():
             b.assign(1 if rel == "ne" else 0)
         else:
             return
         self.deactivate()
 
-    def _value_excluded(self, lo: int, hi: int) -> bool:
+    def _value_excluded(self) -> bool:
         """With one unfixed variable, is the value that would make the sum 0 absent?"""
         state = one_unfixed(self.coefs, self.xs, self.c)
         if state is None:

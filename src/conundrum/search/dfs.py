@@ -112,8 +112,7 @@ def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: Sea
     kind, n = options.validate()
     start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
-    runner = _Runner(solver, branch_vars, options, stats, bound, deadline, start)
-    runner.extra = list(extra_vars)
+    runner = _Runner(solver, branch_vars, extra_vars, options, stats, bound, deadline, start)
     try:
         if kind == "lds":
             seen: set[tuple] = set()
@@ -134,7 +133,8 @@ def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: Sea
 
 
 class _Runner:
-    def __init__(self, solver, branch_vars, options, stats, bound, deadline, start) -> None:
+    def __init__(self, solver, branch_vars, extra_vars, options, stats, bound, deadline,
+                 start) -> None:
         self.solver = solver
         self.vars = branch_vars
         self.stats = stats
@@ -147,7 +147,7 @@ class _Runner:
         self.select_var = make_var_select(options.var_select)
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
-        self.extra: list = []
+        self.extra = list(extra_vars)
 
     def alternatives(self):
         """(var, decisions) for the next branching, or None when every variable is fixed."""

@@ -31,8 +31,6 @@ def _wdeg(x) -> int:
 
 def _score(name: str) -> Callable:
     """A key to minimise; the first variable with the smallest key is chosen."""
-    if name == "input_order":
-        return lambda x: 0
     if name == "first_fail":
         return lambda x: x.size()
     if name == "anti_first_fail":
