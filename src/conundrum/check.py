@@ -123,8 +123,202 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
     return val[id(root)]
 
 
+# ------------------------------------------------------------- compiled checker
+# Search reports solutions by the thousand, so the checker walks each constraint's tree once
+# per search and writes it out as straight-line Python: one statement per node, every node
+# evaluated (no short circuit, so that a division by zero anywhere still voids the
+# assignment, as `evaluate` does). The generated code holds only variable positions, small
+# integer literals and references to a table of constants; it shares no code with the
+# propagators or the compiler.
+
+_CHUNK = 200  # constraints per generated function (keeps each function small to compile)
+
+
+def _div(a: int | Fraction, b: int | Fraction) -> int | Fraction:
+    if b == 0:
+        raise Undefined("division by zero")
+    return _num(Fraction(a) / b)
+
+
+def _floordiv(a: int | Fraction, b: int | Fraction) -> int | Fraction:
+    if b == 0:
+        raise Undefined("division by zero")
+    return _num(a // b)
+
+
+def _mod(a: int | Fraction, b: int | Fraction) -> int | Fraction:
+    if b == 0:
+        raise Undefined("division by zero")
+    return _num(a % b)
+
+
+def _exact_div(a: int | Fraction, b: int | Fraction) -> int:
+    if b == 0:
+        raise Undefined("division by zero")
+    q = Fraction(a) / b
+    if q.denominator != 1:
+        raise Undefined("inexact division")
+    return q.numerator
+
+
+def _element(index: int | Fraction, items: tuple) -> int | Fraction:
+    index = _num(index)
+    if not (isinstance(index, int) and 0 <= index < len(items)):
+        raise Undefined("element index out of range")
+    return items[index]
+
+
+_RELATION_CODE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_BINOP_HELPER = {"/": "_div", "//": "_floordiv", "%": "_mod", "exact_div": "_exact_div"}
+
+
+def _tuple(items: list[str]) -> str:
+    return f"({', '.join(items)},)" if items else "()"
+
+
+class _Writer:
+    """Writes the statements of one generated function."""
+
+    def __init__(self, position: dict[int, int], consts: list) -> None:
+        self.position = position  # variable index -> position in the values list
+        self.consts = consts
+        self.lines: list[str] = []
+        self.temps = 0
+
+    def const(self, value: object) -> str:
+        if isinstance(value, bool):
+            return str(int(value))
+        if isinstance(value, int) and -10**6 <= value <= 10**6:
+            return str(value)
+        self.consts.append(_num(value))  # type: ignore[arg-type]
+        return f"K[{len(self.consts) - 1}]"
+
+    def node(self, root: Expr) -> str:
+        """Statements computing root; returns the expression that names its value."""
+        names: dict[int, str] = {}
+
+        def arg(a: object) -> str:
+            return names[id(a)] if isinstance(a, Expr) else self.const(a)
+
+        for node in postorder(root):
+            if id(node) in names:
+                continue
+            if isinstance(node, Var):
+                names[id(node)] = f"v[{self.position[node.index]}]"
+                continue
+            if isinstance(node, BoolConst):
+                names[id(node)] = str(int(node.value))
+                continue
+            args = [arg(a) for a in node.args]
+            # n-ary nodes are written as tuples, never as chains of binary operators: the
+            # Python compiler recurses on the depth of `a + b + c + ...`
+            if isinstance(node, Sum):
+                terms = [f"{self.const(c)} * {a}" for c, a in zip(node.coefs, args)]
+                code = f"{self.const(node.const)} + sum({_tuple(terms)})"
+            elif isinstance(node, BinOp):
+                code = (f"{args[0]} * {args[1]}" if node.op == "*"
+                        else f"{_BINOP_HELPER[node.op]}({args[0]}, {args[1]})")
+            elif isinstance(node, Pow):
+                code = f"{args[0]} ** {node.k}"
+            elif isinstance(node, Abs):
+                code = f"abs({args[0]})"
+            elif isinstance(node, MinMax):
+                code = f"{'max' if node.is_max else 'min'}({_tuple(args)})"
+            elif isinstance(node, Rel):
+                code = f"int({args[0]} {_RELATION_CODE[node.op]} {args[1]})"
+            elif isinstance(node, BoolOp):
+                truth = [f"{a} != 0" for a in args]
+                if node.op == "and":
+                    code = f"int(all({_tuple(truth)}))"
+                elif node.op == "or":
+                    code = f"int(any({_tuple(truth)}))"
+                elif node.op == "not":
+                    code = f"int({args[0]} == 0)"
+                elif node.op == "implies":
+                    code = f"int(({args[0]} == 0) | ({args[1]} != 0))"
+                else:  # xor
+                    code = f"int(({truth[0]}) ^ ({truth[1]}))"
+            elif isinstance(node, Element):
+                code = f"_element({args[0]}, {_tuple(args[1:])})"
+            elif isinstance(node, Count):
+                code = f"sum({_tuple([f'{a} == {args[0]}' for a in args[1:]])})"
+            elif isinstance(node, Global):
+                self.consts.append(node)
+                code = f"int(K[{len(self.consts) - 1}].holds([{', '.join(args)}]))"
+            else:
+                raise TypeError(f"unknown node {type(node).__name__}")
+            name = f"t{self.temps}"
+            self.temps += 1
+            self.lines.append(f"    {name} = {code}")
+            names[id(node)] = name
+        return names[id(root)]
+
+
+class Checker:
+    """The independent check of every reported solution, compiled once per search:
+    `checker(values)` takes the values of `variables` in order and raises AssertionError
+    naming the first violated constraint or domain (a bug, never an answer)."""
+
+    def __init__(self, variables: list[Var], constraints: list) -> None:
+        self.variables = variables
+        self.constraints = constraints
+        position = {x.index: i for i, x in enumerate(variables)}
+        self.consts: list = []
+        namespace = {"K": self.consts, "_div": _div, "_floordiv": _floordiv, "_mod": _mod,
+                     "_exact_div": _exact_div, "_element": _element}
+        source = []
+        # domains: one test per variable with a gap-free domain, a set lookup otherwise
+        w = _Writer(position, self.consts)
+        w.lines.append("def domains(v):")
+        for i, x in enumerate(variables):
+            if x.domain_values is not None:
+                w.consts.append(frozenset(x.domain_values))
+                w.lines.append(f"    if v[{i}] not in K[{len(w.consts) - 1}]: return {i}")
+            else:
+                w.lines.append(f"    if not ({w.const(x.lo)} <= v[{i}] <= {w.const(x.hi)}): "
+                               f"return {i}")
+        w.lines.append("    return -1")
+        source += w.lines
+        # constraints: chunk j is a function returning the position of the first false
+        # constraint in it, or -1; `at[0]` says which one was being evaluated
+        self.chunks = 0
+        for start in range(0, len(constraints), _CHUNK):
+            w = _Writer(position, self.consts)
+            w.lines.append(f"def chunk{self.chunks}(v, at):")
+            for k in range(start, min(start + _CHUNK, len(constraints))):
+                w.lines.append(f"    at[0] = {k}")
+                value = w.node(constraints[k])
+                w.lines.append(f"    if {value} != 1: return {k}")
+            w.lines.append("    return -1")
+            source += w.lines
+            self.chunks += 1
+        exec(compile("\n".join(source), "<conundrum checker>", "exec"), namespace)
+        self._domains = namespace["domains"]
+        self._chunks = [namespace[f"chunk{j}"] for j in range(self.chunks)]
+
+    def __call__(self, values: list[int]) -> None:
+        bad = self._domains(values)
+        if bad >= 0:
+            x = self.variables[bad]
+            raise AssertionError(f"internal error: {x.name}={values[bad]} is outside "
+                                 "its domain; please report this bug")
+        at = [0]
+        for chunk in self._chunks:
+            try:
+                bad = chunk(values, at)
+            except Undefined as e:
+                bad, reason = at[0], str(e)
+            else:
+                reason = "false"
+            if bad >= 0:
+                raise AssertionError(f"internal error: a reported solution violates "
+                                     f"{self.constraints[bad]!r} ({reason}); please report "
+                                     "this bug")
+
+
 def check_solution(variables: list[Var], constraints: list, assignment: dict[int, int]) -> None:
-    """Raise AssertionError naming the first violated constraint (a bug, never an answer)."""
+    """Raise AssertionError naming the first violated constraint (a bug, never an answer).
+    The tree-walking form, for one assignment; a search uses `Checker`."""
     for x in variables:
         if not x.in_domain(assignment[x.index]):
             raise AssertionError(f"internal error: {x.name}={assignment[x.index]} is outside "

@@ -14,7 +14,11 @@ domain-consistent propagator (matching all_different, table) listens to DOMAIN.
 When a variable changes, every propagator subscribed to an event that the change implies is
 scheduled (FIX implies BOUNDS implies DOMAIN), unless it is inactive (entailed) or already
 in the queue. The propagator that is running is not rescheduled by its own changes when it
-declares itself idempotent (it reaches its own fixpoint before it returns).
+declares itself idempotent (it reaches its own fixpoint before it returns). Each variable
+keeps, for each event, the list of the propagators to wake (FIX: all three lists), so that
+a change walks one list and tests one flag per propagator (propagator.py says how).
+
+A view (`x + c`, var.py) has the events of its variable: the offset changes no event.
 """
 
 FIX = 0

@@ -8,17 +8,27 @@ Contributor checklist (read before writing a propagator):
 2. `propagate()` removes only values that have no support; it must raise Inconsistency
    (or let a domain update raise it) when every variable is fixed and the constraint is
    false. Never assume a removal happened: large domains keep bounds only.
-3. Set `idempotent = True` only if one call reaches the propagator's own fixpoint.
+3. Set `idempotent = True` only if one call reaches the propagator's own fixpoint: its own
+   changes then do not wake it again.
 4. When the constraint is entailed, call `self.deactivate()`: it is undone on backtrack.
 5. Any state that must follow the search (counters, supports) lives in trailed cells
    (state.RevInt); plain attributes are only for caches that are valid whatever the
    search does (e.g. a matching used as a hint).
-6. `priority`: 0 cheap (binary, reified), 1 linear, 2 expensive globals.
+6. `priority`: 0 cheap (binary, reified, value elimination), 1 linear, 2 expensive globals.
+   Set it as a class attribute (the queue is chosen when the propagator is made).
+7. Propagators see variables through `IntView` (engine/var.py): an `IntVar` or an
+   `OffsetView` of one. Two of the views may share a variable (`x.root`): a propagator
+   whose own changes can then wake it usefully must not be idempotent.
+
+How a propagator is scheduled (the flags below are the whole protocol): `scheduled` is
+True while the propagator sits in its queue, while an idempotent one runs, and for as long
+as it is deactivated, so that waking it is a single test of that flag (var.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections import deque
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
@@ -35,6 +45,7 @@ class Propagator:
         self.scheduled = False
         self.active = True
         self.weight = 1  # dom/wdeg: failures caused by this propagator, plus one
+        self.queue: deque[Propagator] = solver.queues[self.priority]
 
     def post(self) -> None:
         """Subscribe and prune once."""
@@ -47,9 +58,11 @@ class Propagator:
     def deactivate(self) -> None:
         """Switch off for the rest of this branch (the constraint is entailed)."""
         if self.active:
-            self.solver.trail.entries.append((self, True))
+            self.solver.trail.entries.append((self,))
             self.active = False
+            self.scheduled = True  # never woken while inactive
 
-    def restore(self, entry: tuple) -> None:
+    def restore(self, entry: tuple[Any, ...]) -> None:
         """Undo `deactivate` (called by the trail)."""
-        self.active = entry[1]
+        self.active = True
+        self.scheduled = False

@@ -1,47 +1,49 @@
-"""Finite-domain integer variables.
+"""Finite-domain integer variables and their offset views.
 
 A domain is kept as bounds `lo..hi` plus, for ranges of at most `BITSET_LIMIT` values, a
-Python int used as a bit set (bit i stands for the value `base + i`). Larger domains keep
-bounds only: removing an interior value from them is a no-op, which is sound because every
-propagator re-checks its constraint on fixed variables.
+Python int used as a bit set (bit i stands for the value `base + i`; `base` never changes).
+Larger domains keep bounds only: removing an interior value from them is a no-op, which is
+sound because every propagator re-checks its constraint on fixed variables.
 
 Changes are saved on the trail once per level and announced by scheduling the subscribed
-propagators (see events.py).
+propagators (see events.py). This module holds the hottest code of the engine, so the
+update methods are written out in full rather than built from smaller helpers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from conundrum.engine.errors import Inconsistency
 
 if TYPE_CHECKING:
+    from conundrum.engine.propagator import Propagator
     from conundrum.engine.solver import Solver
 
 BITSET_LIMIT = 1 << 16
 WIDE = 4096  # bit sets longer than this are scanned as text, not bit by bit
 
 
-def mask_of(offsets) -> int:
+def mask_of(offsets: Iterable[int]) -> int:
     """The bit set with the given bit positions (>= 0). Wide sparse sets are built in a
     bytearray: OR-ing single bits into a huge int would copy it once per bit."""
-    offsets = list(offsets)
-    if not offsets:
+    positions = list(offsets)
+    if not positions:
         return 0
-    top = max(offsets)
-    if top < WIDE or len(offsets) < 4:
+    top = max(positions)
+    if top < WIDE or len(positions) < 4:
         m = 0
-        for o in offsets:
+        for o in positions:
             m |= 1 << o
         return m
     buf = bytearray(top // 8 + 1)
-    for o in offsets:
+    for o in positions:
         buf[o >> 3] |= 1 << (o & 7)
     return int.from_bytes(buf, "little")
 
 
-def offsets(bits: int):
+def offsets(bits: int) -> Iterator[int]:
     """The positions of the set bits, in increasing order."""
     if bits.bit_length() <= WIDE:
         while bits:
@@ -57,63 +59,51 @@ def offsets(bits: int):
         i = text.find("1", i + 1)
 
 
-class IntVar:
-    """An integer variable of the engine (not the model's Var)."""
+class IntView:
+    """What propagators work on: an `IntVar`, or an `OffsetView` of one. It offers bounds,
+    an optional bit set relative to `base`, the queries built on them, and the updates
+    (which each subclass implements). Subclasses keep the four fields current."""
 
-    __slots__ = ("solver", "name", "lo", "hi", "bits", "base", "stamp",
-                 "on_fix", "on_bounds", "on_domain", "index")
+    __slots__ = ("lo", "hi", "bits", "base", "name", "root", "offset")
 
-    def __init__(self, solver: Solver, lo: int, hi: int, name: str = "",
-                 values: list[int] | None = None) -> None:
-        self.solver = solver
-        self.name = name
-        self.stamp = -1
-        self.on_fix: list = []
-        self.on_bounds: list = []
-        self.on_domain: list = []
-        self.index = len(solver.vars)
-        solver.vars.append(self)
-        if values is not None:
-            values = sorted(set(values))
-            if not values:
-                raise Inconsistency
-            lo, hi = values[0], values[-1]
-        if lo > hi:
-            raise Inconsistency
+    def __init__(self, lo: int, hi: int, bits: int | None, base: int, name: str,
+                 root: IntVar | None, offset: int) -> None:
         self.lo = lo
         self.hi = hi
-        self.base = lo
-        if hi - lo < BITSET_LIMIT:
-            if values is None:
-                self.bits = (1 << (hi - lo + 1)) - 1
-            else:
-                self.bits = mask_of(v - lo for v in values)
-        else:
-            self.bits = None  # bounds only
+        self.bits = bits
+        self.base = base
+        self.name = name
+        self.root: IntVar = root if root is not None else self  # type: ignore[assignment]
+        self.offset = offset  # the view is root + offset
 
-    # ----------------------------------------------------------------- queries
     def size(self) -> int:
-        if self.bits is None:
+        """Number of values (of the interval, for bounds-only domains)."""
+        bits = self.bits
+        if bits is None:
             return self.hi - self.lo + 1
-        return self.bits.bit_count()
+        return bits.bit_count()
 
     def contains(self, v: int) -> bool:
+        """Whether v is in the domain."""
         if v < self.lo or v > self.hi:
             return False
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             return True
-        return (self.bits >> (v - self.base)) & 1 == 1
+        return (bits >> (v - self.base)) & 1 == 1
 
     def values(self) -> Iterator[int]:
         """The values in increasing order (a range for bounds-only domains)."""
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             yield from range(self.lo, self.hi + 1)
             return
         base = self.base
-        for o in offsets(self.bits):
+        for o in offsets(bits):
             yield base + o
 
     def values_list(self) -> list[int]:
+        """The values in increasing order, as a list."""
         return list(self.values())
 
     def next_value(self, v: int) -> int | None:
@@ -122,9 +112,10 @@ class IntVar:
             return None
         if v < self.lo:
             return self.lo
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             return v + 1
-        rest = self.bits >> (v + 1 - self.base)
+        rest = bits >> (v + 1 - self.base)
         low = rest & -rest
         return v + low.bit_length()
 
@@ -134,83 +125,195 @@ class IntVar:
             return None
         if v > self.hi:
             return self.hi
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             return v - 1
-        below = self.bits & ((1 << (v - self.base)) - 1)
+        below = bits & ((1 << (v - self.base)) - 1)
         return self.base + below.bit_length() - 1
 
     def mask(self, lo: int, hi: int) -> int:
-        """The domain's values within lo..hi as a bit set relative to `lo` (bitset domains)."""
-        if self.bits is None:
-            lo2, hi2 = max(lo, self.lo), min(hi, self.hi)
+        """The domain's values within lo..hi as a bit set relative to `lo`."""
+        bits = self.bits
+        if bits is None:
+            lo2 = lo if lo > self.lo else self.lo
+            hi2 = hi if hi < self.hi else self.hi
             if lo2 > hi2:
                 return 0
             return ((1 << (hi2 - lo2 + 1)) - 1) << (lo2 - lo)
         shift = lo - self.base
-        bits = self.bits >> shift if shift >= 0 else self.bits << -shift
+        bits = bits >> shift if shift >= 0 else bits << -shift
         return bits & ((1 << (hi - lo + 1)) - 1)
 
-    # ---------------------------------------------------------------- trailing
-    def _save(self) -> None:
-        trail = self.solver.trail
-        if self.stamp != trail.stamp:
-            trail.entries.append((self, self.lo, self.hi, self.bits))
-            self.stamp = trail.stamp
+    # ------------------------------------------------- updates (see IntVar)
+    def set_min(self, v: int) -> None:
+        """Remove every value below v."""
+        raise NotImplementedError
 
-    def restore(self, entry: tuple) -> None:
-        """Undo one saved change (called by the trail)."""
-        _, self.lo, self.hi, self.bits = entry
-        self.stamp = -1
+    def set_max(self, v: int) -> None:
+        """Remove every value above v."""
+        raise NotImplementedError
 
-    # ----------------------------------------------------------------- events
-    def _notify(self, old_lo: int, old_hi: int) -> None:
-        # Schedule each subscribed propagator (the hottest loop of the engine): skip it when
-        # inactive, already queued, or the idempotent propagator that is running.
-        solver = self.solver
-        current = solver.current
-        queues = solver.queues
+    def set_bounds(self, lo: int, hi: int) -> None:
+        """Keep only the values in lo..hi."""
+        raise NotImplementedError
+
+    def assign(self, v: int) -> None:
+        """Fix to v."""
+        raise NotImplementedError
+
+    def remove(self, v: int) -> None:
+        """Remove the value v (interior values of bounds-only domains stay)."""
+        raise NotImplementedError
+
+    def keep_mask(self, lo: int, mask: int) -> None:
+        """Keep only the values lo + i for the bits i set in mask."""
+        raise NotImplementedError
+
+    def remove_mask(self, lo: int, mask: int) -> None:
+        """Remove the values lo + i for the bits i set in mask (bitset domains only)."""
+        raise NotImplementedError
+
+    def keep_values(self, values: Iterable[int]) -> None:
+        """Keep only the given values."""
+        raise NotImplementedError
+
+    def subscribe(self, prop: Propagator, event: int) -> None:
+        """Wake `prop` on `event` (events.FIX, BOUNDS or DOMAIN) of the variable."""
+        raise NotImplementedError
+
+    def degree(self) -> int:
+        """Number of active propagators watching the variable."""
+        raise NotImplementedError
+
+    def weighted_degree(self) -> int:
+        """Sum of the failure weights of the active propagators watching the variable."""
+        raise NotImplementedError
+
+    def view(self, offset: int) -> IntView:
+        """This plus a constant, as a view (no new variable, no propagator)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
         if self.lo == self.hi:
-            lists = (self.on_fix, self.on_bounds, self.on_domain)
-        elif self.lo != old_lo or self.hi != old_hi:
-            lists = (self.on_bounds, self.on_domain)
-        else:
-            lists = (self.on_domain,)
-        for lst in lists:
-            for p in lst:
-                if p.scheduled or not p.active or (p is current and p.idempotent):
-                    continue
-                p.scheduled = True
-                queues[p.priority].append(p)
+            return f"{self.name or '_'}={self.lo}"
+        return f"{self.name or '_'}in{self.lo}..{self.hi}"
 
+
+class IntVar(IntView):
+    """An integer variable of the engine (not the model's Var)."""
+
+    __slots__ = ("solver", "trail", "stamp", "index", "on_fix", "on_bounds", "on_domain",
+                 "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views")
+
+    def __init__(self, solver: Solver, lo: int, hi: int, name: str = "",
+                 values: list[int] | None = None) -> None:
+        if values is not None:
+            values = sorted(set(values))
+            if not values:
+                raise Inconsistency
+            lo, hi = values[0], values[-1]
+        if lo > hi:
+            raise Inconsistency
+        bits: int | None = None
+        if hi - lo < BITSET_LIMIT:
+            if values is None:
+                bits = (1 << (hi - lo + 1)) - 1
+            else:
+                bits = mask_of(v - lo for v in values)
+        super().__init__(lo, hi, bits, lo, name, None, 0)
+        self.solver = solver
+        self.trail = solver.trail
+        self.stamp = -1
+        self.index = len(solver.vars)
+        solver.vars.append(self)
+        self.on_fix: list[Propagator] = []
+        self.on_bounds: list[Propagator] = []
+        self.on_domain: list[Propagator] = []
+        # whom to wake on each kind of change (FIX wakes every list, see events.py)
+        self.wake_fix: list[Propagator] = []
+        self.wake_bounds: list[Propagator] = []
+        self.wake_domain: list[Propagator] = []
+        self.mirrors: list[OffsetView] = []  # views whose fields follow this variable
+        self.views: dict[int, OffsetView] = {}  # offset -> its view, so views are shared
+
+    # ---------------------------------------------------------------- trailing
+    def restore(self, entry: tuple[Any, ...]) -> None:
+        """Undo one saved change (called by the trail)."""
+        lo = self.lo = entry[1]
+        hi = self.hi = entry[2]
+        bits = self.bits = entry[3]
+        self.stamp = -1
+        for w in self.mirrors:
+            c = w.offset
+            w.lo = lo + c
+            w.hi = hi + c
+            w.bits = bits
+
+    # ----------------------------------------------------------------- updates
     def _set_bits(self, bits: int) -> None:
-        """Install a non-empty subset bit set, fixing bounds, and notify."""
+        """Install a subset of the current bit set (fail if empty), fix the bounds, save the
+        old state once per level and wake the subscribers."""
         if bits == self.bits:
             return
         if not bits:
             raise Inconsistency
-        self._save()
-        old_lo, old_hi = self.lo, self.hi
+        trail = self.trail
+        if self.stamp != trail.stamp:
+            trail.entries.append((self, self.lo, self.hi, self.bits))
+            self.stamp = trail.stamp
         base = self.base
+        lo = base + (bits & -bits).bit_length() - 1
+        hi = base + bits.bit_length() - 1
+        if lo == hi:
+            wake = self.wake_fix
+        elif lo != self.lo or hi != self.hi:
+            wake = self.wake_bounds
+        else:
+            wake = self.wake_domain
+        self.lo = lo
+        self.hi = hi
         self.bits = bits
-        self.lo = base + (bits & -bits).bit_length() - 1
-        self.hi = base + bits.bit_length() - 1
-        self._notify(old_lo, old_hi)
+        for w in self.mirrors:
+            c = w.offset
+            w.lo = lo + c
+            w.hi = hi + c
+            w.bits = bits
+        for p in wake:
+            if not p.scheduled:
+                p.scheduled = True
+                p.queue.append(p)
 
-    # ----------------------------------------------------------------- updates
+    def _set_bounds(self, lo: int, hi: int) -> None:
+        """New bounds for a bounds-only domain, inside the current ones (fail if empty)."""
+        if lo > hi:
+            raise Inconsistency
+        trail = self.trail
+        if self.stamp != trail.stamp:
+            trail.entries.append((self, self.lo, self.hi, None))
+            self.stamp = trail.stamp
+        self.lo = lo
+        self.hi = hi
+        for w in self.mirrors:
+            c = w.offset
+            w.lo = lo + c
+            w.hi = hi + c
+        for p in (self.wake_fix if lo == hi else self.wake_bounds):
+            if not p.scheduled:
+                p.scheduled = True
+                p.queue.append(p)
+
     def set_min(self, v: int) -> None:
         """Remove every value below v."""
         if v <= self.lo:
             return
         if v > self.hi:
             raise Inconsistency
-        if self.bits is None:
-            self._save()
-            old_lo = self.lo
-            self.lo = v
-            self._notify(old_lo, self.hi)
+        bits = self.bits
+        if bits is None:
+            self._set_bounds(v, self.hi)
         else:
             shift = v - self.base
-            self._set_bits((self.bits >> shift) << shift)
+            self._set_bits((bits >> shift) << shift)
 
     def set_max(self, v: int) -> None:
         """Remove every value above v."""
@@ -218,90 +321,170 @@ class IntVar:
             return
         if v < self.lo:
             raise Inconsistency
-        if self.bits is None:
-            self._save()
-            old_hi = self.hi
-            self.hi = v
-            self._notify(self.lo, old_hi)
+        bits = self.bits
+        if bits is None:
+            self._set_bounds(self.lo, v)
         else:
-            self._set_bits(self.bits & ((1 << (v - self.base + 1)) - 1))
+            self._set_bits(bits & ((1 << (v - self.base + 1)) - 1))
+
+    def set_bounds(self, lo: int, hi: int) -> None:
+        """Keep only the values in lo..hi (one change, one wake-up)."""
+        if lo < self.lo:
+            lo = self.lo
+        if hi > self.hi:
+            hi = self.hi
+        if lo == self.lo and hi == self.hi:
+            return
+        if lo > hi:
+            raise Inconsistency
+        bits = self.bits
+        if bits is None:
+            self._set_bounds(lo, hi)
+        else:
+            base = self.base
+            self._set_bits(bits & ((1 << (hi - base + 1)) - 1) & ~((1 << (lo - base)) - 1))
 
     def assign(self, v: int) -> None:
         """Fix the variable to v."""
-        if not self.contains(v):
+        if v < self.lo or v > self.hi:
             raise Inconsistency
         if self.lo == self.hi:
             return
-        if self.bits is None:
-            self._save()
-            old_lo, old_hi = self.lo, self.hi
-            self.lo = self.hi = v
-            self._notify(old_lo, old_hi)
+        bits = self.bits
+        if bits is None:
+            self._set_bounds(v, v)
         else:
-            self._set_bits(1 << (v - self.base))
+            bit = 1 << (v - self.base)
+            if not bits & bit:
+                raise Inconsistency
+            self._set_bits(bit)
 
     def remove(self, v: int) -> None:
         """Remove the value v (interior values of bounds-only domains stay)."""
         if v < self.lo or v > self.hi:
             return
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             if v == self.lo:
-                self.set_min(v + 1)
+                if v == self.hi:
+                    raise Inconsistency
+                self._set_bounds(v + 1, self.hi)
             elif v == self.hi:
-                self.set_max(v - 1)
+                self._set_bounds(self.lo, v - 1)
             return
         bit = 1 << (v - self.base)
-        if self.bits & bit:
-            self._set_bits(self.bits ^ bit)
+        if bits & bit:
+            self._set_bits(bits ^ bit)
 
     def keep_mask(self, lo: int, mask: int) -> None:
         """Keep only the values lo + i for the bits i set in mask."""
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             if not mask:
                 raise Inconsistency
-            low = lo + (mask & -mask).bit_length() - 1
-            high = lo + mask.bit_length() - 1
-            self.set_min(low)
-            self.set_max(high)
+            self.set_bounds(lo + (mask & -mask).bit_length() - 1, lo + mask.bit_length() - 1)
             return
         shift = lo - self.base
-        m = mask << shift if shift >= 0 else mask >> -shift
-        self._set_bits(self.bits & m)
-
-    def keep_values(self, values) -> None:
-        """Keep only the given values."""
-        if self.bits is None:
-            vs = [v for v in values if self.lo <= v <= self.hi]
-            if not vs:
-                raise Inconsistency
-            self.set_min(min(vs))
-            self.set_max(max(vs))
-            return
-        base, lo, hi = self.base, self.lo, self.hi
-        self._set_bits(self.bits & mask_of(v - base for v in values if lo <= v <= hi))
+        self._set_bits(bits & (mask << shift if shift >= 0 else mask >> -shift))
 
     def remove_mask(self, lo: int, mask: int) -> None:
         """Remove the values lo + i for the bits i set in mask (bitset domains only)."""
-        if self.bits is None:
+        bits = self.bits
+        if bits is None:
             return
         shift = lo - self.base
-        m = mask << shift if shift >= 0 else mask >> -shift
-        self._set_bits(self.bits & ~m)
+        self._set_bits(bits & ~(mask << shift if shift >= 0 else mask >> -shift))
 
-    def subscribe(self, prop, event: int) -> None:
+    def keep_values(self, values: Iterable[int]) -> None:
+        """Keep only the given values."""
+        lo, hi = self.lo, self.hi
+        if self.bits is None:
+            vs = [v for v in values if lo <= v <= hi]
+            if not vs:
+                raise Inconsistency
+            self.set_bounds(min(vs), max(vs))
+            return
+        base = self.base
+        self._set_bits(self.bits & mask_of(v - base for v in values if lo <= v <= hi))
+
+    # ----------------------------------------------------------------- events
+    def subscribe(self, prop: Propagator, event: int) -> None:
         """Wake `prop` on `event` (events.FIX, BOUNDS or DOMAIN) of this variable."""
         (self.on_fix, self.on_bounds, self.on_domain)[event].append(prop)
+        self.wake_domain = list(self.on_domain)
+        self.wake_bounds = self.on_bounds + self.on_domain
+        self.wake_fix = self.on_fix + self.wake_bounds
 
     def degree(self) -> int:
         """Number of active propagators watching this variable."""
-        seen = 0
-        for lst in (self.on_fix, self.on_bounds, self.on_domain):
-            for p in lst:
-                if p.active:
-                    seen += 1
-        return seen
+        return sum(1 for p in self.wake_fix if p.active)
 
-    def __repr__(self) -> str:
-        if self.lo == self.hi:
-            return f"{self.name or '_'}={self.lo}"
-        return f"{self.name or '_'}in{self.lo}..{self.hi}"
+    def weighted_degree(self) -> int:
+        """Sum of the failure weights of the active propagators watching this variable."""
+        return sum(p.weight for p in self.wake_fix if p.active)
+
+    def view(self, offset: int) -> IntView:
+        """The variable plus a constant, as a view (no new variable, no propagator)."""
+        if offset == 0:
+            return self
+        w = self.views.get(offset)
+        if w is None:
+            w = self.views[offset] = OffsetView(self, offset)
+            self.mirrors.append(w)
+        return w
+
+
+class OffsetView(IntView):
+    """x + c as a view of x (Gecode's OffsetView, MiniCP's IntVarViewOffset).
+
+    It reads like a variable: its fields are kept equal to x's, shifted by c, by x itself on
+    every change and undo (a bit set shifts for free: same bits, base + c). Updates are
+    passed to x with the value shifted back; subscribing subscribes to x, whose events are
+    the view's events. So `all_different([q[i] + i])` needs no auxiliary variable and no
+    equality propagator. Views are made by `IntVar.view`, which shares one per offset.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, var: IntVar, offset: int) -> None:
+        sign = "+" if offset >= 0 else "-"
+        super().__init__(var.lo + offset, var.hi + offset, var.bits, var.base + offset,
+                         f"{var.name or '_'}{sign}{abs(offset)}", var, offset)
+
+    def set_min(self, v: int) -> None:
+        self.root.set_min(v - self.offset)
+
+    def set_max(self, v: int) -> None:
+        self.root.set_max(v - self.offset)
+
+    def set_bounds(self, lo: int, hi: int) -> None:
+        c = self.offset
+        self.root.set_bounds(lo - c, hi - c)
+
+    def assign(self, v: int) -> None:
+        self.root.assign(v - self.offset)
+
+    def remove(self, v: int) -> None:
+        self.root.remove(v - self.offset)
+
+    def keep_mask(self, lo: int, mask: int) -> None:
+        self.root.keep_mask(lo - self.offset, mask)
+
+    def remove_mask(self, lo: int, mask: int) -> None:
+        self.root.remove_mask(lo - self.offset, mask)
+
+    def keep_values(self, values: Iterable[int]) -> None:
+        c = self.offset
+        self.root.keep_values([v - c for v in values])
+
+    def subscribe(self, prop: Propagator, event: int) -> None:
+        self.root.subscribe(prop, event)
+
+    def degree(self) -> int:
+        return self.root.degree()
+
+    def weighted_degree(self) -> int:
+        return self.root.weighted_degree()
+
+    def view(self, offset: int) -> IntView:
+        return self.root.view(self.offset + offset)

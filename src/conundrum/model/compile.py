@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from conundrum.engine import Inconsistency, IntVar, Solver
+from conundrum.engine import Inconsistency, IntVar, IntView, Solver
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import (
     Abs,
@@ -45,8 +45,8 @@ from conundrum.model.globals import (
     AllDifferentExcept0,
     Table,
 )
-from conundrum.propagators.alldiff import AllDifferentBounds, AllDifferentDomain, AllDifferentValue
 from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
+from conundrum.propagators.alldiff import post_all_different
 from conundrum.propagators.arith import BINARY_OPS, ENUMERATION_LIMIT, BinaryFunction, Power
 from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import MinMax as MinMaxProp
@@ -167,24 +167,20 @@ class Compiler:
     def aux(self, lo: int, hi: int) -> IntVar:
         return self.solver.int_var(lo, hi)
 
-    def as_var(self, lin: Lin) -> IntVar:
-        """An engine variable equal to the form."""
+    def as_var(self, lin: Lin) -> IntView:
+        """An engine variable (or a view of one) equal to the form: x + c is a view."""
         if lin.is_const():
             return self.const_var(lin.const)
-        if lin.const == 0 and len(lin.terms) == 1:
+        if len(lin.terms) == 1:
             (v, c), = lin.terms.items()
             if c == 1:
-                return v
+                return v.view(lin.const)
         lo, hi = lin.bounds()
         z = self.aux(lo, hi)
         coefs, xs, const = lin.parts()
         if len(xs) == 1:
             # z == a*x + const, domain consistent: z keeps exactly the reachable values
-            a, x = coefs[0], xs[0]
-            if a == 1:
-                self.post_prop(EqualOffset(self.solver, z, x, const))
-            else:
-                self.post_prop(Affine(self.solver, z, a, x, const))
+            self.post_prop(Affine(self.solver, z, coefs[0], xs[0], const))
             return z
         self.post_prop(LinearEq(self.solver, coefs + [-1], xs + [z], const))
         return z
@@ -581,9 +577,7 @@ class Compiler:
             xs = [self.as_var(n) for n, _ in rats]
             s = self.solver
             if isinstance(c, AllDifferent):
-                cls = {"value": AllDifferentValue, "bounds": AllDifferentBounds,
-                       "domain": AllDifferentDomain}[c.strength]
-                self.post_prop(cls(s, xs))
+                post_all_different(s, xs, c.strength)
             elif isinstance(c, AllDifferentExcept0):
                 self.post_prop(AllDifferentExcept0Prop(s, xs))
             else:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from conundrum.check import check_solution, evaluate
+from conundrum.check import Checker, evaluate
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import BoolConst, Expr, Var, as_constraint, const_or_expr, render
 from conundrum.model.matrix import Matrix
@@ -229,7 +229,9 @@ class Model:
         return list(self.variables), list(self.constraints)
 
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
-             snapshot: tuple[list[Var], list[Expr]] | None = None) -> Iterator[dict[int, int]]:
+             snapshot: tuple[list[Var], list[Expr]] | None = None) -> Iterator[list[int]]:
+        """The values of the snapshot's variables in each solution, in order (a fresh list
+        each time), every one verified by the independent checker."""
         from conundrum.search.dfs import search
 
         self.stats = stats = SearchStats()
@@ -237,6 +239,7 @@ class Model:
         compiler, obj = self._compile(variables, constraints, objective)
         if compiler is None:
             return
+        check = Checker(variables, constraints)
         decision = compiler.engine_vars
         extra = compiler.solver.vars[compiler.decision_count:]
         best: list[int] = []
@@ -250,11 +253,14 @@ class Model:
 
         for _ in search(compiler.solver, decision, opts, stats,
                         bound if obj is not None else None, extra):
-            values = {v.index: ev.lo for v, ev in zip(variables, decision)}
-            check_solution(variables, constraints, values)
+            values = [ev.lo for ev in decision]
+            check(values)
             if obj is not None:
                 best[:] = [obj.lo]
             yield values
+
+    def _solution(self, variables: list[Var], values: list[int]) -> Solution:
+        return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
 
     def solutions(self, limit: int | None = None, **options) -> Iterator[Solution]:
         """Every solution, each exactly once, lazily, in a deterministic order.
@@ -275,7 +281,7 @@ class Model:
         run = self._run(opts, snapshot=snapshot)
         for values in run:
             found += 1
-            yield Solution(self, values, variables)
+            yield self._solution(variables, values)
             if limit is not None and found >= limit:
                 run.close()
                 self.stats.complete = False
@@ -306,10 +312,11 @@ class Model:
         expr = const_or_expr(expr, "objective")
         if isinstance(expr, BoolConst):
             expr = int(expr.value)
+        snapshot = self._snapshot()
         last = None
-        for values in self._run(opts, expr, sense):
+        for values in self._run(opts, expr, sense, snapshot):
             last = values
-        return None if last is None else Solution(self, last)
+        return None if last is None else self._solution(snapshot[0], last)
 
     def __repr__(self) -> str:
         return f"Model({len(self.variables)} variables, {len(self.constraints)} constraints)"

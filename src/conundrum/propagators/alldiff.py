@@ -12,8 +12,18 @@
   (strongly connected components of the residual graph, plus edges that reach a free value).
 * `AllDifferentExcept0` (FIX, priority 0): value elimination that ignores zeros.
 
+Staging (`post_all_different`): the bounds and domain strengths are posted together with the
+value stage. Value elimination then runs at once, at the cheapest priority, on every fixed
+variable; the expensive stage runs only when every cheaper propagator has settled, and it
+first asks whether it can prune at all: a Hall set of k variables needs k unfixed variables
+whose domains have at most k values each, so when, with the unfixed domain sizes sorted,
+the k-th smallest exceeds k for every k, no Hall set exists and there is nothing to do
+(`_no_hall_set`). Early in a search that is the common case.
+
 Implementation notes shared by all of them:
 
+- The variables may be views (`q[i] + i`): two of them may share a variable, which is
+  why idempotence is decided on `x.root`.
 - Value elimination keeps the variables that are not yet processed in a sparse set (a list
   of positions and a trailed size): positions `[0, nfree)` are unprocessed, the others are
   fixed and their value was already removed from every unprocessed variable.
@@ -26,7 +36,7 @@ Implementation notes shared by all of them:
 
 from __future__ import annotations
 
-from conundrum.engine import BOUNDS, DOMAIN, FIX, Inconsistency, Propagator
+from conundrum.engine import BOUNDS, DOMAIN, FIX, Inconsistency, IntView, Propagator, Solver
 from conundrum.state import RevInt
 
 __all__ = [
@@ -34,11 +44,44 @@ __all__ = [
     "AllDifferentDomain",
     "AllDifferentExcept0",
     "AllDifferentValue",
+    "post_all_different",
 ]
 
 
-def _has_alias(xs) -> bool:
-    return len({id(x) for x in xs}) != len(xs)
+def _has_alias(xs: list[IntView]) -> bool:
+    return len({id(x.root) for x in xs}) != len(xs)
+
+
+def _no_hall_set(xs: list[IntView]) -> bool:
+    """True when no set of unfixed variables can be a Hall set: for every k, fewer than k
+    unfixed domains have at most k values. Valid once the values of the fixed variables are
+    eliminated (a Hall set may contain fixed variables, but then its unfixed part is a Hall
+    set of what is left); a bounds-only domain keeps such values inside, so with one of
+    them the answer is False."""
+    sizes = []
+    for x in xs:
+        if x.lo != x.hi:
+            bits = x.bits
+            if bits is None:
+                return False
+            sizes.append(bits.bit_count())
+    sizes.sort()
+    k = 1
+    for size in sizes:
+        if size <= k:
+            return False
+        k += 1
+    return True
+
+
+def post_all_different(solver: Solver, xs: list[IntView], strength: str) -> None:
+    """Post all_different(xs) at a strength ("value", "bounds" or "domain"), staged: the
+    value stage runs first and the stronger stage after it (see the module docstring)."""
+    solver.post(AllDifferentValue(solver, xs))
+    if strength == "bounds":
+        solver.post(AllDifferentBounds(solver, xs))
+    elif strength == "domain":
+        solver.post(AllDifferentDomain(solver, xs))
 
 
 class _ValueElimination(Propagator):
@@ -46,7 +89,7 @@ class _ValueElimination(Propagator):
 
     skip_zero = False
 
-    def __init__(self, solver, xs) -> None:
+    def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver)
         self.xs = list(xs)
         self.n = len(self.xs)
@@ -60,7 +103,8 @@ class _ValueElimination(Propagator):
         xs = self.xs
         order = self.order
         n = self.n
-        nfree = start = self.nfree.value
+        nfree: int = self.nfree.value
+        start = nfree
         skip_zero = self.skip_zero
         again = True
         while again:
@@ -85,10 +129,26 @@ class _ValueElimination(Propagator):
                     y = xs[order[p]]
                     if y.lo <= v <= y.hi:
                         y.remove(v)
-                        again = True
+                        if y.lo == y.hi and p < i:
+                            again = True  # fixed behind the scan: look again
         if nfree != start:
             self.nfree.set(nfree)
         return nfree
+
+
+    def _skip_taken_bounds(self, nfree: int) -> None:
+        """Move the bounds of unfixed bounds-only domains past the values of fixed variables
+        (their removal was a no-op while the value was interior)."""
+        xs, order = self.xs, self.order
+        wide = [xs[order[p]] for p in range(nfree) if xs[order[p]].bits is None]
+        if not wide:
+            return
+        taken = {xs[order[p]].lo for p in range(nfree, self.n)}
+        for y in wide:
+            while y.lo in taken:
+                y.set_min(y.lo + 1)
+            while y.hi in taken:
+                y.set_max(y.hi - 1)
 
 
 class AllDifferentValue(_ValueElimination):
@@ -118,7 +178,7 @@ class AllDifferentBounds(_ValueElimination):
 
     priority = 1
 
-    def __init__(self, solver, xs) -> None:
+    def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver, xs)
         n = self.n
         size = 2 * n + 2
@@ -143,6 +203,8 @@ class AllDifferentBounds(_ValueElimination):
         while True:
             if self._eliminate() == 0:
                 self.deactivate()
+                return
+            if _no_hall_set(xs):
                 return
             for k in range(n):
                 x = xs[k]
@@ -288,8 +350,9 @@ class AllDifferentBounds(_ValueElimination):
         return True
 
 
-class AllDifferentDomain(Propagator):
-    """all_different(xs), domain consistent (Régin's matching algorithm).
+class AllDifferentDomain(_ValueElimination):
+    """all_different(xs), domain consistent (Régin's matching algorithm), after value
+    elimination and the Hall-set test of the module docstring.
 
     A variable whose domain has at least n values (n = len(xs)) can never be blocked: any
     assignment of the n - 1 others leaves it a free value. Such "wide" variables (every
@@ -301,12 +364,9 @@ class AllDifferentDomain(Propagator):
 
     priority = 2
 
-    def __init__(self, solver, xs) -> None:
-        super().__init__(solver)
-        self.xs = list(xs)
-        self.n = len(self.xs)
+    def __init__(self, solver: Solver, xs: list[IntView]) -> None:
+        super().__init__(solver, xs)
         self.hint: list[int | None] = [None] * self.n  # last matching: a hint, not trailed
-        self.idempotent = not _has_alias(self.xs)
 
     def post(self) -> None:
         for x in self.xs:
@@ -317,19 +377,28 @@ class AllDifferentDomain(Propagator):
         self.propagate()
 
     def propagate(self) -> None:
+        nfree = self._eliminate()
+        if nfree == 0:
+            self.deactivate()
+            return
+        self._skip_taken_bounds(nfree)
+        if _no_hall_set(self.xs):
+            return
         xs = self.xs
         n = self.n
+        order = self.order
+        # The graph holds the unfixed variables (fixed values are eliminated already). A
+        # variable with at least nfree values cannot be blocked by the nfree - 1 others
+        # (a bounds-only one may still hold fixed values inside: it needs n).
         small: list[int] = []  # positions of the variables in the graph
         wide: list[int] = []
         off = top = 0
-        unfixed = 0
-        for i in range(n):
+        for j in range(nfree):
+            i = order[j]
             x = xs[i]
             lo, hi = x.lo, x.hi
-            if lo != hi:
-                unfixed += 1
-            size = hi - lo + 1 if x.bits is None else x.bits.bit_count()
-            if size >= n:
+            bits = x.bits
+            if (hi - lo + 1 >= n) if bits is None else (bits.bit_count() >= nfree):
                 wide.append(i)
                 continue
             if not small:
@@ -408,15 +477,8 @@ class AllDifferentDomain(Propagator):
                     while x.hi >= off and x.hi <= top and (forced >> (x.hi - off)) & 1:
                         x.set_max(x.hi - 1)
 
-        if unfixed <= 1:
-            unfixed = 0
-            last = None
-            for x in xs:
-                if x.lo != x.hi:
-                    unfixed += 1
-                    last = x
-            if unfixed == 0 or (unfixed == 1 and last.bits is not None):
-                self.deactivate()
+        if nfree == 1 and xs[order[0]].bits is not None:
+            self.deactivate()
 
     @staticmethod
     def _augment(root, doms, match, owner, matched) -> int:

@@ -24,23 +24,21 @@ class EqualOffset(Propagator):
 
     def propagate(self) -> None:
         x, y, c = self.x, self.y, self.c
-        xb, yb = x.bits, y.bits
-        if xb is not None and yb is not None:
-            # y's values shifted by c, aligned on x's base, and back
-            k = y.base + c - x.base
-            common = xb & (yb << k if k >= 0 else yb >> -k)
-            if not common:
-                raise Inconsistency
-            x._set_bits(common)
-            y._set_bits(common << -k if k <= 0 else common >> k)
-        else:
-            while True:
-                x.set_min(y.lo + c)
-                x.set_max(y.hi + c)
-                y.set_min(x.lo - c)
-                y.set_max(x.hi - c)
-                if x.lo == y.lo + c and x.hi == y.hi + c:
-                    break
+        while True:
+            xb, yb = x.bits, y.bits
+            if xb is not None and yb is not None:
+                # y's values shifted by c, aligned on x's base, and back
+                k = y.base + c - x.base
+                common = xb & (yb << k if k >= 0 else yb >> -k)
+                if not common:
+                    raise Inconsistency
+                x.keep_mask(x.base, common)
+                y.keep_mask(x.base - c, common)
+            else:
+                x.set_bounds(y.lo + c, y.hi + c)
+                y.set_bounds(x.lo - c, x.hi - c)
+            if x.lo == y.lo + c and x.hi == y.hi + c:
+                break
         if x.lo == x.hi:
             self.deactivate()
 

@@ -19,10 +19,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 
-from conundrum.engine import Inconsistency, Solver
+from conundrum.engine import Inconsistency, IntVar, Solver
 from conundrum.search.selectors import (
+    EQ,
+    GT,
+    LE,
+    NE,
     VALUE_SELECTS,
     VAR_SELECTS,
+    Decision,
     make_value_select,
     make_var_select,
 )
@@ -40,7 +45,7 @@ class SearchOptions:
     def __init__(self, var_select: str = "first_fail", value_select: str = "min",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
-                 on_progress: Callable | None = None) -> None:
+                 on_progress: Callable[[SearchStats], object] | None = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -57,19 +62,26 @@ class SearchOptions:
         if self.value_select not in VALUE_SELECTS:
             raise ValueError(f"unknown value_select {self.value_select!r}; choose from "
                              f"{', '.join(VALUE_SELECTS)}")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise ValueError(f"time_limit must be a positive number of seconds, "
-                             f"not {self.time_limit!r}")
-        if self.node_limit is not None and (not isinstance(self.node_limit, int)
+        t = self.time_limit
+        if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)
+                              or not t > 0):
+            raise ValueError(f"time_limit must be a positive number of seconds, not {t!r}")
+        if self.node_limit is not None and (isinstance(self.node_limit, bool)
+                                            or not isinstance(self.node_limit, int)
                                             or self.node_limit < 0):
             raise ValueError(f"node_limit must be an integer >= 0, not {self.node_limit!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed must be an integer, not {self.seed!r}")
+        if self.on_progress is not None and not callable(self.on_progress):
+            raise ValueError(f"on_progress must be a function of the statistics, not "
+                             f"{self.on_progress!r}")
         return parse_method(self.method)
 
 
 def parse_method(method: object) -> tuple[str, int | None]:
     """"complete", "lds:N", "bbs:N", or an object with `kind` and `n` (cn.lds(3))."""
     if hasattr(method, "kind") and hasattr(method, "n"):
-        kind, n = method.kind, method.n  # type: ignore[attr-defined]
+        kind, n = method.kind, method.n
     elif isinstance(method, str):
         text = method.strip().lower().replace("(", ":").rstrip(")")
         if text == "complete":
@@ -81,7 +93,7 @@ def parse_method(method: object) -> tuple[str, int | None]:
             raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N") from None
     else:
         raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N")
-    if kind not in ("lds", "bbs") or n < 0:
+    if kind not in ("lds", "bbs") or not isinstance(n, int) or n < 0:
         raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N (N >= 0)")
     return kind, n
 
@@ -90,20 +102,9 @@ class _Stop(Exception):
     """A limit was reached."""
 
 
-def _apply(x, decision: tuple[str, int]) -> None:
-    kind, v = decision
-    if kind == "eq":
-        x.assign(v)
-    elif kind == "ne":
-        x.remove(v)
-    elif kind == "le":
-        x.set_max(v)
-    else:  # "gt"
-        x.set_min(v + 1)
-
-
-def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: SearchStats,
-           bound: Callable[[], None] | None = None, extra_vars: list = ()) -> Iterator[None]:
+def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
+           stats: SearchStats, bound: Callable[[], None] | None = None,
+           extra_vars: list[IntVar] | None = None) -> Iterator[None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
     others) are labelled in order only once every branch variable is fixed, so that no
@@ -112,11 +113,12 @@ def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: Sea
     kind, n = options.validate()
     start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
-    runner = _Runner(solver, branch_vars, extra_vars, options, stats, bound, deadline, start)
+    runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
+                     start)
     try:
         if kind == "lds":
-            seen: set[tuple] = set()
-            for k in range(n + 1):
+            seen: set[tuple[int, ...]] = set()
+            for k in range(n + 1):  # type: ignore[operator]
                 runner.cut = False
                 yield from runner.dfs(max_disc=k, seen=seen)
                 if not runner.cut:
@@ -133,8 +135,10 @@ def search(solver: Solver, branch_vars: list, options: SearchOptions, stats: Sea
 
 
 class _Runner:
-    def __init__(self, solver, branch_vars, extra_vars, options, stats, bound, deadline,
-                 start) -> None:
+    def __init__(self, solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
+                 options: SearchOptions, stats: SearchStats,
+                 bound: Callable[[], None] | None, deadline: float | None,
+                 start: float) -> None:
         self.solver = solver
         self.vars = branch_vars
         self.stats = stats
@@ -142,6 +146,8 @@ class _Runner:
         self.deadline = deadline
         self.node_limit = options.node_limit
         self.on_progress = options.on_progress
+        self.limited = (options.node_limit is not None or deadline is not None
+                        or options.on_progress is not None)
         self.next_progress = start + PROGRESS_INTERVAL
         self.start = start
         self.select_var = make_var_select(options.var_select)
@@ -149,22 +155,23 @@ class _Runner:
         self.cut = False
         self.extra = list(extra_vars)
 
-    def alternatives(self):
+    def alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
         """(var, decisions) for the next branching, or None when every variable is fixed."""
-        free = [x for x in self.vars if x.lo != x.hi]
-        if free:
-            x = self.select_var(free)
+        x = self.select_var(self.vars)
+        if x is not None:
             decisions = self.select_value(x)
         else:
-            x = next((y for y in self.extra if y.lo != y.hi), None)
-            if x is None:
+            for y in self.extra:
+                if y.lo != y.hi:
+                    x = y
+                    break
+            else:
                 return None
-            decisions = (("eq", x.lo), ("ne", x.lo))
-        first = decisions[0]
-        if first[0] == "eq" and x.bits is None and x.lo < first[1] < x.hi:
+            decisions = ((EQ, x.lo), (NE, x.lo))
+        kind, v = decisions[0]
+        if kind == EQ and x.bits is None and x.lo < v < x.hi:
             # a bounds-only domain cannot drop an interior value: split around it
-            v = first[1]
-            decisions = (first, ("le", v - 1), ("gt", v))
+            decisions = ((EQ, v), (LE, v - 1), (GT, v))
         return x, decisions
 
     def check_limits(self) -> None:
@@ -183,7 +190,7 @@ class _Runner:
                 stats.propagations = self.solver.propagations
                 self.on_progress(stats)
 
-    def is_new(self, seen: set | None) -> bool:
+    def is_new(self, seen: set[tuple[int, ...]] | None) -> bool:
         """Record the current solution; False if an earlier LDS iteration reported it."""
         if seen is None:
             return True
@@ -194,15 +201,18 @@ class _Runner:
         return True
 
     def dfs(self, max_disc: int | None = None, fail_limit: int | None = None,
-            seen: set | None = None) -> Iterator[None]:
+            seen: set[tuple[int, ...]] | None = None) -> Iterator[None]:
         solver, stats, trail = self.solver, self.stats, self.solver.trail
+        fix_point = solver.fix_point
+        bound = self.bound
+        limited = self.limited
         base = trail.depth
         trail.push_level()
         try:
-            if self.bound is not None:
+            if bound is not None:
                 try:
-                    self.bound()
-                    solver.fix_point()
+                    bound()
+                    fix_point()
                 except Inconsistency:
                     stats.fails += 1
                     return
@@ -213,30 +223,42 @@ class _Runner:
                     yield
                 return
             trail.push_level()
-            stack = [[root[0], root[1], 0, 0]]
+            # a frame: [variable, decisions, next decision, discrepancies so far]
+            stack: list[list] = [[root[0], root[1], 0, 0]]
             while stack:
                 frame = stack[-1]
-                x, alts, i, disc = frame
+                alts = frame[1]
+                i = frame[2]
                 if i == len(alts):
                     stack.pop()
                     trail.pop_level()
                     continue
                 frame[2] = i + 1
-                d = disc + (1 if i else 0)
+                d = frame[3] + 1 if i else frame[3]
                 if max_disc is not None and d > max_disc:
                     self.cut = True
                     frame[2] = len(alts)
                     continue
                 trail.restart_level()
-                self.check_limits()
+                if limited:
+                    self.check_limits()
                 stats.nodes += 1
                 if len(stack) > stats.max_depth:
                     stats.max_depth = len(stack)
+                x = frame[0]
+                kind, v = alts[i]
                 try:
-                    _apply(x, alts[i])
-                    if self.bound is not None:
-                        self.bound()
-                    solver.fix_point()
+                    if kind == EQ:
+                        x.assign(v)
+                    elif kind == NE:
+                        x.remove(v)
+                    elif kind == LE:
+                        x.set_max(v)
+                    else:  # GT
+                        x.set_min(v + 1)
+                    if bound is not None:
+                        bound()
+                    fix_point()
                 except Inconsistency:
                     stats.fails += 1
                     if fail_limit is not None and stats.fails > fail_limit:

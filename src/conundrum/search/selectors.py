@@ -1,114 +1,165 @@
 """Variable and value selection heuristics (names as in ECLiPSe's search/6).
 
-A variable selector maps the unfixed variables to the one to branch on; ties go to the
-earliest variable, so a run is deterministic. A value selector gives the branching
-alternatives for one variable, as (kind, value) decisions applied in order:
-("eq", v) then ("ne", v) for value choices, ("le", v) / ("gt", v) for domain splits.
+A variable selector scans the branching variables and returns the unfixed one to branch on,
+or None when all are fixed; ties go to the earliest variable, so a run is deterministic. A
+value selector gives the branching alternatives for one variable, as (kind, value)
+decisions applied in order: (EQ, v) then (NE, v) for value choices, (LE, v) / (GT, v) for
+domain splits.
+
+The common selectors are written as plain loops (they run at every node); the others go
+through a key function.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from conundrum.engine import IntVar
+
 VAR_SELECTS = ("input_order", "first_fail", "anti_first_fail", "smallest", "largest",
                "occurrence", "most_constrained", "max_regret", "dom_wdeg")
 VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "random")
 
+# decision kinds
+EQ = 0
+NE = 1
+LE = 2
+GT = 3
 
-def _regret(x) -> int:
+Decision = tuple[int, int]
+VarSelect = Callable[[list[IntVar]], "IntVar | None"]
+ValueSelect = Callable[[IntVar], tuple[Decision, ...]]
+
+
+def _size(x: IntVar) -> int:
+    bits = x.bits
+    return x.hi - x.lo + 1 if bits is None else bits.bit_count()
+
+
+def _regret(x: IntVar) -> int:
     nxt = x.next_value(x.lo)
     return 0 if nxt is None else nxt - x.lo
 
 
-def _wdeg(x) -> int:
-    total = 0
-    for lst in (x.on_fix, x.on_bounds, x.on_domain):
-        for p in lst:
-            if p.active:
-                total += p.weight
-    return total
+def input_order(xs: list[IntVar]) -> IntVar | None:
+    """The first unfixed variable."""
+    for x in xs:
+        if x.lo != x.hi:
+            return x
+    return None
 
 
-def _score(name: str) -> Callable:
-    """A key to minimise; the first variable with the smallest key is chosen."""
-    if name == "first_fail":
-        return lambda x: x.size()
-    if name == "anti_first_fail":
-        return lambda x: -x.size()
-    if name == "smallest":
-        return lambda x: x.lo
-    if name == "largest":
-        return lambda x: -x.hi
-    if name == "occurrence":
-        return lambda x: -x.degree()
-    if name == "most_constrained":
-        return lambda x: (x.size(), -x.degree())
-    if name == "max_regret":
-        return lambda x: -_regret(x)
-    if name == "dom_wdeg":
-        return lambda x: x.size() / (_wdeg(x) or 1)
-    raise ValueError(name)
+def first_fail(xs: list[IntVar]) -> IntVar | None:
+    """The first unfixed variable with the smallest domain (2 values is the least there is,
+    so the first one of size 2 ends the scan)."""
+    best = None
+    best_size = 0
+    for x in xs:
+        lo = x.lo
+        hi = x.hi
+        if lo != hi:
+            bits = x.bits
+            size = hi - lo + 1 if bits is None else bits.bit_count()
+            if best is None or size < best_size:
+                if size == 2:
+                    return x
+                best = x
+                best_size = size
+    return best
 
 
-def make_var_select(name: str) -> Callable:
-    """The selector function for a var_select name."""
-    if name == "input_order":
-        def first(free: list):
-            return free[0]
-        return first
-    key = _score(name)
+def dom_wdeg(xs: list[IntVar]) -> IntVar | None:
+    """The first unfixed variable with the smallest size / weighted degree (compared by
+    cross-multiplication, so exactly)."""
+    best = None
+    best_size = best_weight = 0
+    for x in xs:
+        if x.lo != x.hi:
+            size = _size(x)
+            weight = x.weighted_degree() or 1
+            if best is None or size * best_weight < best_size * weight:
+                best, best_size, best_weight = x, size, weight
+    return best
 
-    def select(free: list):
-        best = free[0]
-        best_key = key(best)
-        for x in free[1:]:
-            k = key(x)
-            if k < best_key:
-                best, best_key = x, k
+
+def _keyed(key: Callable[[IntVar], object]) -> VarSelect:
+    def select(xs: list[IntVar]) -> IntVar | None:
+        best = None
+        best_key: object = None
+        for x in xs:
+            if x.lo != x.hi:
+                k = key(x)
+                if best is None or k < best_key:  # type: ignore[operator]
+                    best, best_key = x, k
         return best
     return select
 
 
-def _middle_order(x) -> list[int]:
-    """Values from the middle outwards (ECLiPSe indomain_middle)."""
+def make_var_select(name: str) -> VarSelect:
+    """The selector function for a var_select name."""
+    if name == "input_order":
+        return input_order
+    if name == "first_fail":
+        return first_fail
+    if name == "dom_wdeg":
+        return dom_wdeg
+    if name == "anti_first_fail":
+        return _keyed(lambda x: -_size(x))
+    if name == "smallest":
+        return _keyed(lambda x: x.lo)
+    if name == "largest":
+        return _keyed(lambda x: -x.hi)
+    if name == "occurrence":
+        return _keyed(lambda x: -x.degree())
+    if name == "most_constrained":
+        return _keyed(lambda x: (_size(x), -x.degree()))
+    if name == "max_regret":
+        return _keyed(lambda x: -_regret(x))
+    raise ValueError(name)
+
+
+def _middle_value(x: IntVar) -> int:
+    """The value nearest the middle of the bounds, the smaller on a tie (ECLiPSe
+    indomain_middle)."""
+    if x.bits is None:
+        return (x.lo + x.hi) // 2
+    mid2 = x.lo + x.hi  # twice the middle, to stay in integers
+    return min(x.values(), key=lambda v: (abs(2 * v - mid2), v))
+
+
+def _median_value(x: IntVar) -> int:
+    if x.bits is None:
+        return (x.lo + x.hi) // 2
     values = x.values_list()
-    mid = (x.lo + x.hi) / 2
-    return sorted(values, key=lambda v: (abs(v - mid), v))
+    return values[(len(values) - 1) // 2]
 
 
-def make_value_select(name: str, seed: int = 0) -> Callable:
-    """The alternatives function for a value_select name: x -> list of decisions."""
+def make_value_select(name: str, seed: int = 0) -> ValueSelect:
+    """The alternatives function for a value_select name: x -> decisions."""
     if name == "min":
-        return lambda x: (("eq", x.lo), ("ne", x.lo))
+        return lambda x: ((EQ, x.lo), (NE, x.lo))
     if name == "max":
-        return lambda x: (("eq", x.hi), ("ne", x.hi))
+        return lambda x: ((EQ, x.hi), (NE, x.hi))
     if name == "middle":
-        def middle(x):
-            if x.bits is None:
-                v = (x.lo + x.hi) // 2
-            else:
-                v = _middle_order(x)[0]
-            return (("eq", v), ("ne", v))
+        def middle(x: IntVar) -> tuple[Decision, ...]:
+            v = _middle_value(x)
+            return ((EQ, v), (NE, v))
         return middle
     if name == "median":
-        def median(x):
-            if x.bits is None:
-                v = (x.lo + x.hi) // 2
-            else:
-                values = x.values_list()
-                v = values[(len(values) - 1) // 2]
-            return (("eq", v), ("ne", v))
+        def median(x: IntVar) -> tuple[Decision, ...]:
+            v = _median_value(x)
+            return ((EQ, v), (NE, v))
         return median
     if name == "split":
-        return lambda x: (("le", (x.lo + x.hi) // 2), ("gt", (x.lo + x.hi) // 2))
+        return lambda x: ((LE, (x.lo + x.hi) // 2), (GT, (x.lo + x.hi) // 2))
     if name == "reverse_split":
-        return lambda x: (("gt", (x.lo + x.hi) // 2), ("le", (x.lo + x.hi) // 2))
+        return lambda x: ((GT, (x.lo + x.hi) // 2), (LE, (x.lo + x.hi) // 2))
     if name == "random":
         import random  # only this heuristic needs it; keeps `import conundrum` light
 
         rng = random.Random(seed)
 
-        def pick(x):
+        def pick(x: IntVar) -> tuple[Decision, ...]:
             if x.bits is None:
                 v = rng.randint(x.lo, x.hi)
                 if not x.contains(v):
@@ -116,6 +167,6 @@ def make_value_select(name: str, seed: int = 0) -> Callable:
             else:
                 values = x.values_list()
                 v = values[rng.randrange(len(values))]
-            return (("eq", v), ("ne", v))
+            return ((EQ, v), (NE, v))
         return pick
     raise ValueError(name)

@@ -4,26 +4,25 @@ A reversible object saves its old state at most once per search level: it rememb
 `stamp` of the level in which it last saved, and the trail hands out a fresh stamp every
 time a level is opened or restarted, so a stamp is never reused.
 
-Each trail entry is a tuple whose first item is the object; undo calls `obj.restore(entry)`.
+Each trail entry is a tuple whose first item is the object; undo calls `obj.restore(entry)`
+on the entries of the level, newest first.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class Trail:
     """A stack of saved states with level marks."""
 
-    __slots__ = ("entries", "marks", "stamp", "_next_stamp")
+    __slots__ = ("entries", "marks", "stamp", "next_stamp")
 
     def __init__(self) -> None:
-        self.entries: list[tuple] = []
+        self.entries: list[tuple[Any, ...]] = []
         self.marks: list[int] = []
         self.stamp = 0
-        self._next_stamp = 1
-
-    def _fresh_stamp(self) -> None:
-        self.stamp = self._next_stamp
-        self._next_stamp += 1
+        self.next_stamp = 1
 
     @property
     def depth(self) -> int:
@@ -33,9 +32,11 @@ class Trail:
     def push_level(self) -> None:
         """Open a level: everything changed from now on is undone by `pop_level`."""
         self.marks.append(len(self.entries))
-        self._fresh_stamp()
+        self.stamp = self.next_stamp
+        self.next_stamp += 1
 
-    def _undo_to(self, mark: int) -> None:
+    def undo_to(self, mark: int) -> None:
+        """Restore every entry above `mark`, newest first."""
         entries = self.entries
         while len(entries) > mark:
             entry = entries.pop()
@@ -43,26 +44,28 @@ class Trail:
 
     def restart_level(self) -> None:
         """Undo the changes of the current level but keep it open."""
-        self._undo_to(self.marks[-1])
-        self._fresh_stamp()
+        self.undo_to(self.marks[-1])
+        self.stamp = self.next_stamp
+        self.next_stamp += 1
 
     def pop_level(self) -> None:
         """Undo the changes of the current level and close it."""
-        self._undo_to(self.marks.pop())
-        self._fresh_stamp()
+        self.undo_to(self.marks.pop())
+        self.stamp = self.next_stamp
+        self.next_stamp += 1
 
 
 class RevInt:
-    """A reversible integer (or any immutable value) cell."""
+    """A reversible cell holding an int (or any immutable value)."""
 
     __slots__ = ("trail", "value", "stamp")
 
-    def __init__(self, trail: Trail, value: object) -> None:
+    def __init__(self, trail: Trail, value: Any) -> None:
         self.trail = trail
         self.value = value
         self.stamp = -1
 
-    def set(self, value: object) -> None:
+    def set(self, value: Any) -> None:
         """Set the value, saving the old one once per level."""
         trail = self.trail
         if self.stamp != trail.stamp:
@@ -70,7 +73,7 @@ class RevInt:
             self.stamp = trail.stamp
         self.value = value
 
-    def restore(self, entry: tuple) -> None:
+    def restore(self, entry: tuple[Any, ...]) -> None:
         """Undo one saved change (called by the trail)."""
         self.value = entry[1]
         self.stamp = -1
