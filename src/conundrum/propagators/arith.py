@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, Propagator
+from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
 
 ENUMERATION_LIMIT = 1024
 
@@ -31,7 +31,8 @@ def quotient_hull(zlo: int, zhi: int, ylo: int, yhi: int) -> tuple[int, int]:
         parts.append((ylo, min(yhi, -1)))
     if not parts:
         raise Inconsistency
-    lo = hi = None
+    lo: int | None = None
+    hi: int | None = None
     for a, b in parts:
         qs = []
         for z in (zlo, zhi):
@@ -43,10 +44,11 @@ def quotient_hull(zlo: int, zhi: int, ylo: int, yhi: int) -> tuple[int, int]:
         plo, phi = min(cands_lo), max(cands_hi)
         lo = plo if lo is None else min(lo, plo)
         hi = phi if hi is None else max(hi, phi)
+    assert lo is not None and hi is not None
     return lo, hi
 
 
-def times_bounds(x, y, z) -> None:
+def times_bounds(x: IntView, y: IntView, z: IntView) -> None:
     """Interval reasoning for z = x*y."""
     xl, xh, yl, yh = x.lo, x.hi, y.lo, y.hi
     ps = (xl * yl, xl * yh, xh * yl, xh * yh)
@@ -62,18 +64,19 @@ def times_bounds(x, y, z) -> None:
         a.set_max(hull[1])
 
 
-def exact_div_bounds(x, y, z) -> None:
+def exact_div_bounds(x: IntView, y: IntView, z: IntView) -> None:
     """z = x / y exactly, i.e. x = y*z with y != 0."""
     y.remove(0)
     times_bounds(y, z, x)
 
 
-def floor_div_bounds(x, y, z) -> None:
+def floor_div_bounds(x: IntView, y: IntView, z: IntView) -> None:
     """z = x // y: z lies between the floors of the corner quotients."""
     y.remove(0)
     if y.lo <= 0 <= y.hi and y.lo == 0 == y.hi:
         raise Inconsistency
-    lo = hi = None
+    lo: int | None = None
+    hi: int | None = None
     for a, b in ((y.lo, min(y.hi, -1)), (max(y.lo, 1), y.hi)):
         if a > b:
             continue
@@ -82,17 +85,16 @@ def floor_div_bounds(x, y, z) -> None:
                 q = xv // yv
                 lo = q if lo is None else min(lo, q)
                 hi = q if hi is None else max(hi, q)
-    if lo is None:
+    if lo is None or hi is None:
         raise Inconsistency
-    z.set_min(lo)
-    z.set_max(hi)
+    z.set_bounds(lo, hi)
     if y.lo == y.hi and y.lo > 0:
         d = y.lo
         x.set_min(z.lo * d)
         x.set_max(z.hi * d + d - 1)
 
 
-def mod_bounds(x, y, z) -> None:
+def mod_bounds(x: IntView, y: IntView, z: IntView) -> None:
     """z = x % y (Python: the sign of z follows y)."""
     y.remove(0)
     if y.lo > 0:
@@ -144,7 +146,7 @@ class BinaryFunction(Propagator):
 
     priority = 0
 
-    def __init__(self, solver, op: str, x, y, z) -> None:
+    def __init__(self, solver: Solver, op: str, x: IntView, y: IntView, z: IntView) -> None:
         super().__init__(solver)
         self.op = op
         self.f, self.bounds = BINARY_OPS[op]
@@ -207,7 +209,7 @@ class Abs(Propagator):
 
     priority = 0
 
-    def __init__(self, solver, x, z) -> None:
+    def __init__(self, solver: Solver, x: IntView, z: IntView) -> None:
         super().__init__(solver)
         self.x, self.z = x, z
 
@@ -247,7 +249,7 @@ class Power(Propagator):
 
     priority = 0
 
-    def __init__(self, solver, x, k: int, z) -> None:
+    def __init__(self, solver: Solver, x: IntView, k: int, z: IntView) -> None:
         super().__init__(solver)
         self.x, self.k, self.z = x, k, z
 
@@ -293,7 +295,7 @@ class MinMax(Propagator):
 
     priority = 1
 
-    def __init__(self, solver, xs: list, z, is_max: bool) -> None:
+    def __init__(self, solver: Solver, xs: list[IntView], z: IntView, is_max: bool) -> None:
         super().__init__(solver)
         self.xs, self.z, self.is_max = xs, z, is_max
 

@@ -12,7 +12,7 @@ The index is restricted to 0..len(array)-1 when the propagator is posted.
 
 from __future__ import annotations
 
-from conundrum.engine import DOMAIN, Inconsistency, Propagator
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
 
 __all__ = ["ElementConst", "ElementVar"]
 
@@ -23,12 +23,13 @@ class ElementConst(Propagator):
     priority = 1
     idempotent = True
 
-    def __init__(self, solver, array: list[int], index, result) -> None:
+    def __init__(self, solver: Solver, array: list[int], index: IntView,
+                 result: IntView) -> None:
         super().__init__(solver)
         self.array = [int(v) for v in array]
         self.index = index
         self.result = result
-        self.idempotent = index is not result
+        self.idempotent = index.root is not result.root
         # bit of array[i] in the result's bit set (its base never changes), 0 if outside
         rbits: list[int] = []
         if result.bits is not None:
@@ -73,22 +74,22 @@ class ElementConst(Propagator):
             return
         # generic path (a bounds-only domain is involved)
         array = self.array
-        keep_i = []
-        keep_r = set()
+        positions: list[int] = []
+        results: set[int] = set()
         for i in index.values():
             v = array[i]
             if result.contains(v):
-                keep_i.append(i)
-                keep_r.add(v)
-        if not keep_i:
+                positions.append(i)
+                results.add(v)
+        if not positions:
             raise Inconsistency
-        index.keep_values(keep_i)
-        result.keep_values(keep_r)
+        index.keep_values(positions)
+        result.keep_values(results)
         if index.lo == index.hi:
             self.deactivate()
 
 
-def _intersects(a, r) -> bool:
+def _intersects(a: IntView, r: IntView) -> bool:
     """Whether the domains of a and r share a value."""
     lo = a.lo if a.lo > r.lo else r.lo
     hi = a.hi if a.hi < r.hi else r.hi
@@ -103,7 +104,7 @@ def _intersects(a, r) -> bool:
     return (a.mask(lo, hi) & r.mask(lo, hi)) != 0
 
 
-def _equal(a, r) -> None:
+def _equal(a: IntView, r: IntView) -> None:
     """Make the domains of a and r equal to their intersection."""
     while True:
         lo = a.lo if a.lo > r.lo else r.lo
@@ -131,14 +132,15 @@ class ElementVar(Propagator):
     priority = 2
     idempotent = True
 
-    def __init__(self, solver, array, index, result) -> None:
+    def __init__(self, solver: Solver, array: list[IntView], index: IntView,
+                 result: IntView) -> None:
         super().__init__(solver)
         self.array = list(array)
         self.index = index
         self.result = result
-        ids = {id(a) for a in self.array}
-        self.idempotent = (index is not result and id(index) not in ids
-                           and id(result) not in ids)
+        ids = {id(a.root) for a in self.array}
+        self.idempotent = (index.root is not result.root and id(index.root) not in ids
+                           and id(result.root) not in ids)
 
     def post(self) -> None:
         n = len(self.array)
@@ -150,8 +152,8 @@ class ElementVar(Propagator):
         self.result.subscribe(self, DOMAIN)
         seen = set()
         for a in self.array:
-            if id(a) not in seen:
-                seen.add(id(a))
+            if id(a.root) not in seen:
+                seen.add(id(a.root))
                 a.subscribe(self, DOMAIN)
         self.propagate()
 
@@ -170,8 +172,9 @@ class ElementVar(Propagator):
         rlo, rhi = result.lo, result.hi
         bitset_result = result.bits is not None
         union = 0
-        new_lo = new_hi = None
-        kept = []
+        new_lo: int | None = None
+        new_hi: int | None = None
+        kept: list[int] = []
         for i in index.values():
             a = array[i]
             if _intersects(a, result):
@@ -179,8 +182,9 @@ class ElementVar(Propagator):
                 if bitset_result:
                     union |= a.mask(rlo, rhi)
                 else:
-                    alo = a.lo if a.lo >= rlo else a.next_value(rlo - 1)
-                    ahi = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)
+                    # a meets the result's range, so both values exist
+                    alo: int = a.lo if a.lo >= rlo else a.next_value(rlo - 1)  # type: ignore
+                    ahi: int = a.hi if a.hi <= rhi else a.prev_value(rhi + 1)  # type: ignore
                     if new_lo is None or alo < new_lo:
                         new_lo = alo
                     if new_hi is None or ahi > new_hi:
@@ -191,6 +195,5 @@ class ElementVar(Propagator):
             index.keep_values(kept)
         if bitset_result:
             result.keep_mask(rlo, union)
-        else:
-            result.set_min(new_lo)
-            result.set_max(new_hi)
+        elif new_lo is not None and new_hi is not None:
+            result.set_bounds(new_lo, new_hi)

@@ -1,20 +1,30 @@
 """Bounds-consistent linear constraints: sum(a_i * x_i) + c  REL  0, REL one of <=, ==, !=.
 
-The filtering is written as plain functions over (coefficients, variables, constant) so that
-the reified versions (reified.py) run exactly the same code once their literal is decided.
+The filtering is written as plain functions over the first n terms of (coefficients,
+variables) and a constant, so that the reified versions (reified.py) run exactly the same
+code once their literal is decided.
+
+The propagators keep their terms incrementally (`_Terms`): the unfixed terms are the first
+`nfree` of their arrays and the fixed ones sit behind them, their total folded into a
+trailed constant. A call only walks the unfixed terms, so a long sum costs little once most
+of it is decided (MiniCP's Sum, Gecode's linear propagators do the same).
 """
 
 from __future__ import annotations
 
 from math import gcd
 
-from conundrum.engine import BOUNDS, FIX, Inconsistency, Propagator
+from conundrum.engine import BOUNDS, FIX, Inconsistency, IntView, Propagator, Solver
+from conundrum.state import RevInt
 
 
-def linear_bounds(coefs: list[int], xs: list, c: int) -> tuple[int, int]:
-    """The smallest and largest value of sum(a_i x_i) + c over the current bounds."""
+def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> tuple[int, int]:
+    """The smallest and largest value of sum(a_i x_i) + c over the first n terms (all by
+    default), over the current bounds."""
     lo = hi = c
-    for a, x in zip(coefs, xs):
+    for k in range(len(xs) if n < 0 else n):
+        a = coefs[k]
+        x = xs[k]
         if a > 0:
             lo += a * x.lo
             hi += a * x.hi
@@ -24,40 +34,49 @@ def linear_bounds(coefs: list[int], xs: list, c: int) -> tuple[int, int]:
     return lo, hi
 
 
-def propagate_le(coefs: list[int], xs: list, c: int) -> bool:
-    """Filter sum(a_i x_i) + c <= 0. Returns True when the constraint is entailed."""
-    lo, hi = linear_bounds(coefs, xs, c)
+def propagate_le(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
+    """Filter sum(a_i x_i) + c <= 0 over the first n terms. Returns True when entailed.
+    One pass is a fixpoint: tightening a term lowers only the sum's upper bound."""
+    if n < 0:
+        n = len(xs)
+    lo, hi = linear_bounds(coefs, xs, c, n)
     if lo > 0:
         raise Inconsistency
     if hi <= 0:
         return True
     # Each term may grow by at most the slack -lo above its own minimum.
     slack = -lo
-    for a, x in zip(coefs, xs):
+    for k in range(n):
+        a = coefs[k]
+        x = xs[k]
         if a > 0:
-            span = a * (x.hi - x.lo)
-            if span > slack:
+            if a * (x.hi - x.lo) > slack:
                 x.set_max(x.lo + slack // a)
-        else:
-            span = -a * (x.hi - x.lo)
-            if span > slack:
-                x.set_min(x.hi - slack // (-a))
+        elif -a * (x.hi - x.lo) > slack:
+            x.set_min(x.hi - slack // (-a))
     return False
 
 
-def _bounds_eq(coefs: list[int], xs: list, c: int) -> bool | None:
-    """Bounds consistency of sum + c == 0, to its fixpoint: True if entailed (all fixed),
-    None otherwise. The sum's bounds are updated as each variable tightens, so the sum is
-    computed once per call."""
-    lo, hi = linear_bounds(coefs, xs, c)
+def bounds_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
+    """Bounds consistency of sum + c == 0 over the first n terms, to its fixpoint: True if
+    every term is fixed. The sum's bounds follow each tightening, so they are computed once
+    per call."""
+    if n < 0:
+        n = len(xs)
+    lo, hi = linear_bounds(coefs, xs, c, n)
     while True:
         if lo > 0 or hi < 0:
             raise Inconsistency
         if lo == hi:
             return True
         changed = False
-        for a, x in zip(coefs, xs):
-            xl, xh = x.lo, x.hi
+        for k in range(n):
+            a = coefs[k]
+            x = xs[k]
+            xl = x.lo
+            xh = x.hi
+            if xl == xh:
+                continue
             if a > 0:
                 # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh]
                 new_hi = xl + (-lo) // a
@@ -65,12 +84,10 @@ def _bounds_eq(coefs: list[int], xs: list, c: int) -> bool | None:
             else:
                 new_hi = xl + hi // (-a)
                 new_lo = xh - (-lo) // (-a)
-            if new_hi < xh:
-                x.set_max(new_hi)
-            if new_lo > xl:
-                x.set_min(new_lo)
-            nl, nh = x.lo, x.hi
-            if nl != xl or nh != xh:
+            if new_hi < xh or new_lo > xl:
+                x.set_bounds(new_lo, new_hi)
+                nl = x.lo
+                nh = x.hi
                 changed = True
                 if a > 0:
                     lo += a * (nl - xl)
@@ -81,38 +98,42 @@ def _bounds_eq(coefs: list[int], xs: list, c: int) -> bool | None:
                 if lo > 0 or hi < 0:
                     raise Inconsistency
         if not changed:
-            return None
+            return False
 
 
 MODULAR_SIZE_LIMIT = 4096
 
 
-def _modular_eq(coefs: list[int], xs: list, c: int) -> bool:
-    """Divisibility reasoning for sum + c == 0. With r = -(c + the fixed terms) and, for an
-    unfixed x_j, g the gcd of the other unfixed coefficients: a_j * x_j = r (mod g). This is
-    the carry reasoning of alphametics and the fraction cancelling of rational equations.
-    Returns True if a domain changed."""
-    free_a = []
-    free_x = []
+def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
+    """Divisibility reasoning for sum + c == 0 over the first n terms. With r = -(c + the
+    fixed terms) and, for an unfixed x_j, g the gcd of the other unfixed coefficients:
+    a_j * x_j = r (mod g). This is the carry reasoning of alphametics and the fraction
+    cancelling of rational equations. Returns True if a domain changed."""
+    if n < 0:
+        n = len(xs)
+    free_a: list[int] = []
+    free_x: list[IntView] = []
     r = -c
-    for a, x in zip(coefs, xs):
+    for k in range(n):
+        a = coefs[k]
+        x = xs[k]
         if x.lo == x.hi:
             r -= a * x.lo
         else:
             free_a.append(a)
             free_x.append(x)
-    n = len(free_a)
-    if n < 2:
+    m = len(free_a)
+    if m < 2:
         return False
     # prefix and suffix gcds give, for each j, the gcd of the others
-    prefix = [0] * (n + 1)
-    for j in range(n):
+    prefix = [0] * (m + 1)
+    for j in range(m):
         prefix[j + 1] = gcd(prefix[j], free_a[j])
-    if r % prefix[n]:
+    if r % prefix[m]:
         raise Inconsistency
     suffix = 0
     changed = False
-    for j in range(n - 1, -1, -1):
+    for j in range(m - 1, -1, -1):
         g = gcd(prefix[j], suffix)
         a = free_a[j]
         suffix = gcd(suffix, a)
@@ -134,42 +155,46 @@ def can_use_divisibility(coefs: list[int]) -> bool:
     return any(abs(a) != 1 for a in coefs)
 
 
-def propagate_eq(coefs: list[int], xs: list, c: int, modular: bool = True) -> bool:
+def propagate_eq(coefs: list[int], xs: list[IntView], c: int, modular: bool = True,
+                 n: int = -1) -> bool:
     """Filter sum(a_i x_i) + c == 0: bounds consistency plus divisibility reasoning.
     Returns True when entailed (all fixed)."""
     while True:
-        if _bounds_eq(coefs, xs, c):
+        if bounds_eq(coefs, xs, c, n):
             return True
-        if not (modular and _modular_eq(coefs, xs, c)):
+        if not (modular and modular_eq(coefs, xs, c, n)):
             return False
 
 
-def one_unfixed(coefs: list[int], xs: list, c: int) -> tuple[int, tuple | None] | None:
-    """(c + the fixed terms, (a, x) of the only unfixed variable or None), or None when two
-    or more variables are unfixed."""
-    free = None
+def one_unfixed(coefs: list[int], xs: list[IntView], c: int,
+                n: int = -1) -> tuple[int, int, IntView | None] | None:
+    """(c + the fixed terms, a, x) with (a, x) the only unfixed term, or x None when every
+    term is fixed; None when two or more terms are unfixed."""
+    free: IntView | None = None
+    free_a = 0
     total = c
-    for a, x in zip(coefs, xs):
+    for k in range(len(xs) if n < 0 else n):
+        x = xs[k]
         if x.lo == x.hi:
-            total += a * x.lo
+            total += coefs[k] * x.lo
         elif free is None:
-            free = (a, x)
+            free = x
+            free_a = coefs[k]
         else:
             return None
-    return total, free
+    return total, free_a, free
 
 
-def propagate_ne(coefs: list[int], xs: list, c: int) -> bool:
-    """Filter sum(a_i x_i) + c != 0: act when at most one variable is unfixed."""
-    state = one_unfixed(coefs, xs, c)
+def propagate_ne(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
+    """Filter sum(a_i x_i) + c != 0: act when at most one term is unfixed."""
+    state = one_unfixed(coefs, xs, c, n)
     if state is None:
         return False
-    total, free = state
-    if free is None:
+    total, a, x = state
+    if x is None:
         if total == 0:
             raise Inconsistency
         return True
-    a, x = free
     if total % a:
         return True
     value = -total // a
@@ -178,15 +203,48 @@ def propagate_ne(coefs: list[int], xs: list, c: int) -> bool:
     return not x.contains(value)
 
 
-class LinearLe(Propagator):
+class _Terms(Propagator):
+    """A linear propagator's terms, kept incrementally: coefs[:nfree] and xs[:nfree] are the
+    terms not yet seen fixed; `const` (trailed) is c plus the fixed terms behind them."""
+
+    def __init__(self, solver: Solver, coefs: list[int], xs: list[IntView], c: int) -> None:
+        super().__init__(solver)
+        self.coefs = list(coefs)
+        self.xs = list(xs)
+        self.c = c
+        self.nfree = RevInt(solver.trail, len(self.xs))
+        self.const = RevInt(solver.trail, c)
+
+    def settle(self) -> tuple[int, int]:
+        """Move the newly fixed terms behind the free ones; return (nfree, const)."""
+        coefs, xs = self.coefs, self.xs
+        nfree: int = self.nfree.value
+        c: int = self.const.value
+        start = nfree
+        k = 0
+        while k < nfree:
+            x = xs[k]
+            if x.lo == x.hi:
+                a = coefs[k]
+                c += a * x.lo
+                nfree -= 1
+                xs[k] = xs[nfree]
+                xs[nfree] = x
+                coefs[k] = coefs[nfree]
+                coefs[nfree] = a
+            else:
+                k += 1
+        if nfree != start:
+            self.nfree.set(nfree)
+            self.const.set(c)
+        return nfree, c
+
+
+class LinearLe(_Terms):
     """sum(a_i x_i) + c <= 0."""
 
     priority = 1
     idempotent = True  # one pass is a fixpoint: bounds only shrink towards the slack
-
-    def __init__(self, solver, coefs: list[int], xs: list, c: int) -> None:
-        super().__init__(solver)
-        self.coefs, self.xs, self.c = coefs, xs, c
 
     def post(self) -> None:
         for x in self.xs:
@@ -194,19 +252,19 @@ class LinearLe(Propagator):
         self.propagate()
 
     def propagate(self) -> None:
-        if propagate_le(self.coefs, self.xs, self.c):
+        n, c = self.settle()
+        if propagate_le(self.coefs, self.xs, c, n):
             self.deactivate()
 
 
-class LinearEq(Propagator):
+class LinearEq(_Terms):
     """sum(a_i x_i) + c == 0, bounds consistent, with divisibility reasoning."""
 
     priority = 1
     idempotent = True
 
-    def __init__(self, solver, coefs: list[int], xs: list, c: int) -> None:
-        super().__init__(solver)
-        self.coefs, self.xs, self.c = coefs, xs, c
+    def __init__(self, solver: Solver, coefs: list[int], xs: list[IntView], c: int) -> None:
+        super().__init__(solver, coefs, xs, c)
         self.modular = can_use_divisibility(coefs)
 
     def post(self) -> None:
@@ -215,19 +273,16 @@ class LinearEq(Propagator):
         self.propagate()
 
     def propagate(self) -> None:
-        if propagate_eq(self.coefs, self.xs, self.c, self.modular):
+        n, c = self.settle()
+        if propagate_eq(self.coefs, self.xs, c, self.modular, n):
             self.deactivate()
 
 
-class LinearNe(Propagator):
+class LinearNe(_Terms):
     """sum(a_i x_i) + c != 0."""
 
     priority = 0
     idempotent = True
-
-    def __init__(self, solver, coefs: list[int], xs: list, c: int) -> None:
-        super().__init__(solver)
-        self.coefs, self.xs, self.c = coefs, xs, c
 
     def post(self) -> None:
         for x in self.xs:
@@ -235,5 +290,6 @@ class LinearNe(Propagator):
         self.propagate()
 
     def propagate(self) -> None:
-        if propagate_ne(self.coefs, self.xs, self.c):
+        n, c = self.settle()
+        if propagate_ne(self.coefs, self.xs, c, n):
             self.deactivate()

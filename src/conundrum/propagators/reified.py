@@ -8,7 +8,7 @@ soon as the bounds entail or refute the relation.
 
 from __future__ import annotations
 
-from conundrum.engine import BOUNDS, Propagator
+from conundrum.engine import BOUNDS, IntView, Propagator, Solver
 from conundrum.propagators.linear import (
     linear_bounds,
     one_unfixed,
@@ -25,7 +25,8 @@ class ReifiedLinear(Propagator):
 
     priority = 0
 
-    def __init__(self, solver, b, rel: str, coefs: list[int], xs: list, c: int) -> None:
+    def __init__(self, solver: Solver, b: IntView, rel: str, coefs: list[int],
+                 xs: list[IntView], c: int) -> None:
         super().__init__(solver)
         self.b, self.rel, self.coefs, self.xs, self.c = b, rel, coefs, xs, c
         # sum + c > 0  <=>  -sum - c + 1 <= 0
@@ -77,8 +78,7 @@ class ReifiedLinear(Propagator):
         state = one_unfixed(self.coefs, self.xs, self.c)
         if state is None:
             return False
-        total, free = state
-        if free is None:
+        total, a, x = state
+        if x is None:
             return total != 0
-        a, x = free
         return total % a != 0 or not x.contains(-total // a)

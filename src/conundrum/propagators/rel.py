@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, Propagator
+from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
 
 
 class EqualOffset(Propagator):
@@ -13,7 +13,7 @@ class EqualOffset(Propagator):
     priority = 0
     idempotent = True
 
-    def __init__(self, solver, x, y, c: int) -> None:
+    def __init__(self, solver: Solver, x: IntView, y: IntView, c: int) -> None:
         super().__init__(solver)
         self.x, self.y, self.c = x, y, c
 
@@ -49,7 +49,7 @@ class Affine(Propagator):
     priority = 0
     idempotent = True
 
-    def __init__(self, solver, z, a: int, x, c: int) -> None:
+    def __init__(self, solver: Solver, z: IntView, a: int, x: IntView, c: int) -> None:
         super().__init__(solver)
         self.z, self.a, self.x, self.c = z, a, x, c
 
@@ -90,7 +90,7 @@ class Member(Propagator):
     priority = 0
     idempotent = True
 
-    def __init__(self, solver, x, values: list[int]) -> None:
+    def __init__(self, solver: Solver, x: IntView, values: list[int]) -> None:
         super().__init__(solver)
         self.x = x
         self.values = sorted(set(values))

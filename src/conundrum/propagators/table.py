@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from conundrum.engine import DOMAIN, Inconsistency, Propagator
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
 from conundrum.state import RevInt
 
 __all__ = ["Table"]
@@ -40,7 +40,7 @@ class Table(Propagator):
     priority = 2
     idempotent = True
 
-    def __init__(self, solver, xs, tuples) -> None:
+    def __init__(self, solver: Solver, xs: list[IntView], tuples: list[tuple[int, ...]]) -> None:
         super().__init__(solver)
         self.xs = list(xs)
         self.tuples = [tuple(int(v) for v in t) for t in tuples]
@@ -48,13 +48,13 @@ class Table(Propagator):
         for t in self.tuples:
             if len(t) != arity:
                 raise ValueError(f"table: tuple {t} does not have {arity} values")
-        self.idempotent = len({id(x) for x in self.xs}) == arity
-        self.current: RevInt | None = None
+        self.idempotent = len({id(x.root) for x in self.xs}) == arity
+        self.current = RevInt(solver.trail, 0)
         self.last: list[RevInt] = []
         # per position: for bitset domains a list indexed by value - base; for bounds-only
-        # domains the sorted values and their masks
-        self.sup: list = []
-        self.keys: list[list[int] | None] = []
+        # domains the masks of the sorted values in `keys`
+        self.sup: list[list[int]] = []
+        self.keys: list[list[int]] = []
 
     def post(self) -> None:
         xs = self.xs
@@ -81,7 +81,7 @@ class Table(Propagator):
                     sup[v - base] = _bitset(js, size)
                     keep |= 1 << (v - base)
                 self.sup.append(sup)
-                self.keys.append(None)
+                self.keys.append([])
                 x.keep_mask(base, keep)
             else:
                 keys = sorted(by_value)
@@ -89,7 +89,7 @@ class Table(Propagator):
                 self.keys.append(keys)
                 x.set_min(keys[0])
                 x.set_max(keys[-1])
-        self.current = RevInt(trail, (1 << size) - 1)
+        self.current.value = (1 << size) - 1
         for x in xs:
             self.last.append(RevInt(trail, x.bits if x.bits is not None else (x.lo, x.hi)))
         for x in xs:
@@ -100,7 +100,8 @@ class Table(Propagator):
         xs = self.xs
         sups = self.sup
         last = self.last
-        curr = orig = self.current.value
+        curr: int = self.current.value
+        orig = curr
         nchanged = 0
         changed = -1
         # ---- update the current table
