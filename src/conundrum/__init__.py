@@ -8,11 +8,22 @@ floor `//` and `%`), global constraints, propagation to a fixpoint and configura
     x, y = m.int_vars("x y", 0, 9)
     m += x + y == 10
     print(m.count())
+
+The engine is compiled by mypyc when the package is installed with a C compiler at hand;
+`conundrum.COMPILED` says whether this process runs the compiled engine, and the
+environment variable CONUNDRUM_PURE=1 selects the pure-Python reference (same answers).
 """
 
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import Expr, Var
-from conundrum.model.globals import (
+import os
+
+if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is imported
+    from conundrum._pure import use_pure_sources
+
+    use_pure_sources()
+
+from conundrum.model.errors import ModelError  # noqa: E402
+from conundrum.model.expr import Expr, Var  # noqa: E402
+from conundrum.model.globals import (  # noqa: E402
     all_different,
     all_different_except_0,
     count,
@@ -30,12 +41,16 @@ from conundrum.model.globals import (
     sum,
     table,
 )
-from conundrum.model.matrix import Matrix
-from conundrum.model.model import Model, Solution
-from conundrum.search.methods import bbs, lds
-from conundrum.search.stats import SearchStats
+from conundrum.model.matrix import Matrix  # noqa: E402
+from conundrum.model.model import Model, Solution  # noqa: E402
+from conundrum.search.methods import bbs, lds  # noqa: E402
+from conundrum.search.stats import SearchStats  # noqa: E402
 
 __version__ = "0.1.0"
+
+# whether the engine running here is the compiled one (its modules are extension modules)
+COMPILED = not str(getattr(__import__("sys").modules[SearchStats.__module__], "__file__",
+                           ".py")).endswith(".py")
 
 
 def __getattr__(name: str) -> object:
@@ -47,7 +62,8 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'conundrum' has no attribute {name!r}")
 
 __all__ = [
-    "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats", "Solution", "Var",
+    "COMPILED", "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats",
+    "Solution", "Var",
     "all_different", "all_different_except_0", "bbs", "count", "decreasing", "element",
     "exact_div", "global_cardinality", "implies", "increasing", "integral", "lds",
     "lex_less", "lex_lesseq", "max", "min", "sum", "table",

@@ -70,8 +70,9 @@ class Lin:
         self.const = const
 
     @staticmethod
-    def of(var: IntVar) -> Lin:
-        return Lin({var: 1}, 0)
+    def of(var: IntView) -> Lin:
+        """The form of a variable or of a view of one (x + c is {x: 1} + c)."""
+        return Lin({var.root: 1}, var.offset)
 
     def is_const(self) -> bool:
         return not self.terms
@@ -94,9 +95,8 @@ class Lin:
     def bounds(self) -> tuple[int, int]:
         return linear_bounds(list(self.terms.values()), list(self.terms), self.const)
 
-    def parts(self) -> tuple[list[int], list[IntVar], int]:
-        xs = list(self.terms)
-        return [self.terms[x] for x in xs], xs, self.const
+    def parts(self) -> tuple[list[int], list[IntView], int]:
+        return list(self.terms.values()), list(self.terms), self.const
 
 
 ONE = Lin(None, 1)
@@ -140,10 +140,10 @@ class Compiler:
     def post_prop(self, prop) -> None:
         self.solver.post(prop)
 
-    def post_table(self, xs: list[IntVar], rows: list[tuple]) -> None:
+    def post_table(self, xs: list[IntView], rows: list[tuple]) -> None:
         """Post a table, first merging repeated variables: a row survives only if its
         repeated columns agree (compact-table assumes distinct variables)."""
-        first: dict[IntVar, int] = {}
+        first: dict[IntView, int] = {}
         keep = []
         same = []
         for j, x in enumerate(xs):
@@ -205,7 +205,7 @@ class Compiler:
             return Lin.of(self.power(x, 2))
         return Lin.of(self.function("*", x, y))
 
-    def power(self, x: IntVar, k: int) -> IntVar:
+    def power(self, x: IntView, k: int) -> IntVar:
         cands = [x.lo ** k, x.hi ** k]
         if x.lo <= 0 <= x.hi:
             cands.append(0)
@@ -216,7 +216,7 @@ class Compiler:
     def binary(self, op: str, a: Lin, b: Lin) -> Lin:
         return Lin.of(self.function(op, self.as_var(a), self.as_var(b)))
 
-    def function(self, op: str, x: IntVar, y: IntVar) -> IntVar:
+    def function(self, op: str, x: IntView, y: IntView) -> IntVar:
         """z = x OP y. Small domains: the table of every (a, b, a OP b), filtered to domain
         consistency by compact-table; otherwise interval reasoning (BinaryFunction)."""
         if _enumerable(x, y, ENUMERATION_LIMIT):
@@ -587,7 +587,7 @@ class Compiler:
         self.keep.append(dec)
         self.post(dec)
 
-    def objective(self, expr: object) -> IntVar:
+    def objective(self, expr: object) -> IntView:
         """An engine variable for an integer objective."""
         n, d = self.value(expr)
         if not (d.is_const() and d.const == 1):
@@ -596,7 +596,7 @@ class Compiler:
         return self.as_var(n)
 
 
-def _enumerable(x: IntVar, y: IntVar, limit: int) -> bool:
+def _enumerable(x: IntView, y: IntView, limit: int) -> bool:
     return x.bits is not None and y.bits is not None and x.size() * y.size() <= limit
 
 
@@ -604,7 +604,7 @@ def _ceil(p: int, q: int) -> int:
     return -((-p) // q)
 
 
-def _binary_range(op: str, x: IntVar, y: IntVar) -> tuple[int, int]:
+def _binary_range(op: str, x: IntView, y: IntView) -> tuple[int, int]:
     """A sound initial range for z = x OP y."""
     xl, xh, yl, yh = x.lo, x.hi, y.lo, y.hi
     if op == "*":

@@ -21,7 +21,8 @@ class Method:
     def __str__(self) -> str:
         return f"{self.kind}:{self.n}"
 
-    __repr__ = __str__
+    def __repr__(self) -> str:
+        return f"{self.kind}:{self.n}"
 
 
 def lds(n: int) -> Method:

@@ -7,8 +7,8 @@ class SearchStats:
     """What a run did. `complete` is False when any limit stopped the search early, so a
     missing solution then means "not found", never "none exists"."""
 
-    __slots__ = ("nodes", "fails", "propagations", "solutions", "seconds", "max_depth",
-                 "complete", "stopped_by")
+    FIELDS = ("nodes", "fails", "propagations", "solutions", "seconds", "max_depth",
+              "complete", "stopped_by")
 
     def __init__(self, complete: bool = True, stopped_by: str | None = None) -> None:
         self.nodes = 0
@@ -22,7 +22,7 @@ class SearchStats:
 
     def as_dict(self) -> dict:
         """The statistics as a plain dict (for JSON and printing)."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in self.FIELDS}
 
     def __repr__(self) -> str:
         return f"SearchStats({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"

@@ -1,0 +1,62 @@
+"""Build: the engine layers (state, engine, propagators, search) are compiled by mypyc from
+the same typed Python sources, which stay in the package as the reference implementation.
+
+The compiled modules are an acceleration only: without a C compiler (or with
+CONUNDRUM_PURE_BUILD=1) the build falls back to the pure-Python package, and at run time
+CONUNDRUM_PURE=1 makes `import conundrum` use the Python sources even where the compiled
+modules are installed (see src/conundrum/_pure.py). Both forms give identical answers and
+identical search trees; the test suite runs under both.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+COMPILED_LAYERS = ("state", "engine", "propagators", "search")
+
+
+def compiled_sources() -> list[str]:
+    """The engine modules to compile (package __init__ files stay interpreted)."""
+    root = HERE / "src" / "conundrum"
+    return sorted(str(p.relative_to(HERE)) for layer in COMPILED_LAYERS
+                  for p in (root / layer).glob("*.py") if p.name != "__init__.py")
+
+
+class OptionalBuildExt(build_ext):
+    """Build the compiled engine if possible; otherwise say so and install pure Python."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler, missing headers, ...
+            self.warn(f"conundrum: compiled engine not built ({exc}); using pure Python")
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self.warn(f"conundrum: {ext.name} not compiled ({exc}); using pure Python")
+
+
+def extensions() -> list:
+    if os.environ.get("CONUNDRUM_PURE_BUILD") == "1":
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("conundrum: mypyc not available; installing the pure-Python engine",
+              file=sys.stderr)
+        return []
+    # opt_level 3 and one C file per module keep the build fast enough for CI (~1 min)
+    # the model layer is type-checked too when imported, but only the engine is compiled
+    return mypycify(["--follow-imports=silent", *compiled_sources()], opt_level="3",
+                    multi_file=True, group_name="conundrum")
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
