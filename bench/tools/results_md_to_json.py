@@ -93,6 +93,7 @@ def convert(md: str, source: str) -> dict:
         "timeout": float(runs.group(2)) if runs else None,
         "notes": [ln[2:] for ln in notes_sec.splitlines() if ln.startswith("- ")],
         "versions": versions, "command": item("command").strip("`"), "date": date,
+        "machine": item("machine"),
         "systems": names, "instances": [r[0].removesuffix(" (seed)") for r in whole[1:]],
         "source": f"parsed from {source} of {date.split()[0]} by "
                   "bench/tools/results_md_to_json.py (medians only, no node counts)",
