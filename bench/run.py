@@ -7,7 +7,8 @@
 
 Each (instance, system) pair runs as its own process; whole-process wall time and (where
 reported) the solver's own time are recorded over --runs runs (medians); every answer is
-verified.  Writes bench/RESULTS.md, bench/ratios.png and bench/out/results.json.
+verified.  Writes bench/RESULTS.md, bench/ratios.png, bench/scaling.png and
+bench/out/results.json.
 """
 
 from __future__ import annotations
