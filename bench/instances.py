@@ -185,6 +185,17 @@ def read_big(n: int) -> Instance:
 
 # ---------------------------------------------------------------- registry
 
+# The number of ways to place n non-attacking queens (OEIS A000170).
+QUEENS_COUNTS = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200, 13: 73712}
+
+# The families of the scaling table and chart, each in size order.  The 9x9 is one of the
+# hard ones (Golden Nugget): a Sudoku's cost depends on the puzzle as much as on its size.
+SCALING = {
+    "queens": [f"queens-{n}" for n in range(8, 14)],
+    "sudoku": ["sudoku9-golden-nugget", "sudoku16", "sudoku25"],
+    "golomb": ["golomb-8", "golomb-9", "golomb-10"],
+}
+
 def all_instances() -> list[Instance]:
     """Every instance, in report order."""
     s = "seed"
@@ -206,8 +217,8 @@ def all_instances() -> list[Instance]:
                [[int(ch) for ch in row] for row in GT_ANSWER], gt_pairs(), quick=True,
                seed=True, group=s),
         Instance("queens-8", "queens", COUNT, {"n": 8}, 92, quick=True, group="queens"),
-        Instance("queens-10", "queens", COUNT, {"n": 10}, 724, group="queens"),
-        Instance("queens-12", "queens", COUNT, {"n": 12}, 14200, group="queens"),
+        *(Instance(f"queens-{n}", "queens", COUNT, {"n": n}, QUEENS_COUNTS[n], group="queens")
+          for n in range(9, 14)),
         Instance("magic-4x4", "magic", COUNT, {"n": 4}, 7040, group="magic"),
         Instance("send-most-money-max", "alphametic", MAX,
                  {"equation": "SEND+MOST=MONEY", "objective": "MONEY"}, 10876,
@@ -217,6 +228,8 @@ def all_instances() -> list[Instance]:
         Instance("golomb-8", "golomb", MIN, {"n": 8}, 34, tuple(f"m{i}" for i in range(8)),
                  group="optimisation"),
         Instance("golomb-9", "golomb", MIN, {"n": 9}, 44, tuple(f"m{i}" for i in range(9)),
+                 group="optimisation"),
+        Instance("golomb-10", "golomb", MIN, {"n": 10}, 55, tuple(f"m{i}" for i in range(10)),
                  group="optimisation"),
     ]
     out += _large_alphametics()

@@ -29,6 +29,8 @@ class Cell:
     wall: list[float] = field(default_factory=list)  # whole-process seconds, verified runs
     solver: list[float] = field(default_factory=list)  # the solver's own time, where given
     note: str = ""
+    nodes: list[int] = field(default_factory=list)  # search nodes per run, where counted
+    search: list[float] = field(default_factory=list)  # solver time without compiling (MiniZinc)
 
     @property
     def median(self) -> float | None:
@@ -38,14 +40,30 @@ class Cell:
     def solver_median(self) -> float | None:
         return statistics.median(self.solver) if self.status == OK and self.solver else None
 
+    @property
+    def nodes_median(self) -> float | None:
+        return statistics.median(self.nodes) if self.status == OK and self.nodes else None
+
+    @property
+    def per_node_time(self) -> float | None:
+        """Seconds per search node: the solver's own time (for MiniZinc, Gecode's time
+        without MiniZinc's flattening) over the median node count."""
+        nodes = self.nodes_median
+        spent = statistics.median(self.search) if self.status == OK and self.search \
+            else self.solver_median
+        return spent / nodes if nodes and spent is not None else None
+
     def to_json(self) -> dict:
         d = asdict(self)
-        d.update(median=self.median, solver_median=self.solver_median)
+        d.update(median=self.median, solver_median=self.solver_median,
+                 nodes_median=self.nodes_median)
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> Cell:
-        return cls(d["instance"], d["system"], d["status"], d["wall"], d["solver"], d["note"])
+        return cls(d["instance"], d["system"], d["status"], d.get("wall", []),
+                   d.get("solver", []), d.get("note", ""), d.get("nodes", []),
+                   d.get("search", []))
 
 
 def _tail(text: str, n: int = 300) -> str:
@@ -87,7 +105,7 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
                 cell.status, cell.note = TIMEOUT, f"> {timeout:g} s"
                 break
             wall = time.perf_counter() - t0
-            rep = system.parse(proc.stdout, inst)
+            rep = system.parse(proc.stdout, inst, proc.stderr)
             problem = verify(inst, rep)
             if proc.returncode != 0 and problem is not None:
                 cell.status = ERROR
@@ -101,10 +119,14 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
             cell.wall.append(wall)
             if rep.solver_time is not None:
                 cell.solver.append(rep.solver_time)
+            if rep.nodes is not None:
+                cell.nodes.append(rep.nodes)
+            if rep.search_time is not None:
+                cell.search.append(rep.search_time)
             if rep.notes:
                 cell.note = "; ".join(rep.notes)
             if wall > repeat_below:
                 break
     if cell.status != OK:
-        cell.wall, cell.solver = [], []
+        cell.wall, cell.solver, cell.nodes, cell.search = [], [], [], []
     return cell

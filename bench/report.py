@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform
+import re
+import statistics
+from dataclasses import dataclass
 from pathlib import Path
 
-from instances import Instance
-from measure import OK, WRONG, Cell
-from systems import System
+from instances import SCALING, Instance
+from measure import OK, SKIPPED, WRONG, Cell
+from systems import System, all_systems
 
 CN = "conundrum"
+GECODE = "minizinc"
 
 
 def machine() -> str:
@@ -30,6 +35,18 @@ def machine() -> str:
     except (OSError, ValueError, IndexError):
         pass
     return f"{cpu}, {os.cpu_count()} cores{mem}; {platform.system()} {platform.release()}"
+
+
+def engine_lines(engine: dict | None) -> list[str]:
+    """Which conundrum was measured: its commit and a digest of its installed source, at
+    the start and the end of the run (the engine's work tree may change under a run)."""
+    if not engine:
+        return []
+    start, end = engine.get("start", "?"), engine.get("end")
+    if end is None or end == start:
+        return [f"- conundrum engine: {start}"]
+    return [f"- conundrum engine: **changed during the run**: {start} at the start, {end} at "
+            "the end; the figures mix the two"]
 
 
 def fmt_time(cell: Cell | None) -> str:
@@ -74,13 +91,15 @@ def behind(instances: list[Instance], cells: dict, peers: list[System]) -> list[
 
 def markdown(instances: list[Instance], systems: list[System], cells: dict, *, runs: int,
              timeout: float, command: str, notes: list[str], versions: dict[str, str],
-             profile_notes: str = "") -> str:
+             profile_notes: str = "", baseline: Baseline | None = None,
+             engine: dict | None = None) -> str:
     peers = [s for s in systems if s.name != CN]
     lines = [
         "# conundrum benchmark results", "",
         f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
         f"- machine: {machine()}",
         f"- command: `{command}`",
+        *engine_lines(engine),
         f"- runs per pair: {runs} (median reported), timeout per run: {timeout:g} s",
         "- times: **whole-process wall seconds** (start-up, import or compile of the model, "
         "solve, output), what a user waits for; `(Nx)` is peer time / conundrum time, so "
@@ -112,6 +131,10 @@ def markdown(instances: list[Instance], systems: list[System], cells: dict, *, r
                        else fmt_time(c) if c and c.status != OK else "–")
         lines.append("| " + " | ".join(row) + " |")
 
+    lines += nodes_table(instances, systems, cells)
+    lines += scaling_table(instances, systems, cells, timeout)
+    if baseline is not None:
+        lines += moved(instances, peers, cells, baseline)
     lines += targets(instances, cells)
     worst = behind(instances, cells, [s for s in peers if not s.name.startswith(CN)])
     lines += ["", "## Where conundrum is furthest behind the fastest peer", "",
@@ -142,10 +165,343 @@ def markdown(instances: list[Instance], systems: list[System], cells: dict, *, r
                   "| instance | system | status | note |", "|---|---|---|---|"]
         for c in problems:
             lines.append(f"| {c.instance} | {c.system} | {c.status} | {c.note} |")
+    skipped = [c for c in cells.values() if c.status == SKIPPED
+               and c.note.startswith("not attempted:") and "no model" not in c.note]
+    if skipped:
+        lines += ["", "## Pairs not attempted", "",
+                  "Known to take far beyond the timeout (`SKIP` in `run.py`); systems "
+                  "without a model or command for a family are left out of this list.", "",
+                  "| instance | system | why |", "|---|---|---|"]
+        for c in skipped:
+            lines.append(f"| {c.instance} | {c.system} | "
+                         f"{c.note.removeprefix('not attempted: ')} |")
     if profile_notes:
         lines += ["", profile_notes]
     lines.append("")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ search nodes
+
+NODE_SOURCES = [
+    "**conundrum** (API and CLI): nodes = decisions tried, each branch taken whether it "
+    "fails or not (`m.stats.nodes` after the call; the CLI's `--stats` line).",
+    "**MiniZinc + Gecode**: Gecode's `nodes` statistic (`%%%mzn-stat: nodes=`), the nodes of "
+    "its search tree; time per node from Gecode's own `initTime + solveTime`, without "
+    "MiniZinc's flattening.",
+    "**CP-SAT** and **CPMpy** (which solves with CP-SAT): `num_branches`, the *branches* "
+    "(decisions) of a SAT-based search with clause learning and restarts, not nodes of a "
+    "propagate-and-branch tree; 0 when presolve alone solves the model. With several "
+    "workers CP-SAT reports the first subsolver's statistics only (`cp_model.proto`), so the "
+    "1-worker column is the one to read.",
+    "**python-constraint2**, **SWI-Prolog clpfd**, **GNU Prolog**: no node count (–). "
+    "python-constraint2 and clpfd keep no search statistics; GNU Prolog 1.4.5 has no "
+    "`fd_statistics` (its `backtracks(B)` labeling option counts only up to the solution it "
+    "returns, not a whole enumeration or optimisation).",
+]
+
+
+def fmt_us(seconds: float) -> str:
+    us = seconds * 1e6
+    return f"{us:,.0f}" if us >= 100 else f"{us:.3g}"
+
+
+def fmt_nodes(c: Cell | None) -> str:
+    """'12,345 (6.7 µs)': median nodes and microseconds per node; '–' if not counted."""
+    if c is None:
+        return "–"
+    if c.status != OK:
+        return fmt_time(c)
+    n = c.nodes_median
+    if n is None:
+        return "–"
+    per = c.per_node_time
+    return f"{n:,.0f} ({fmt_us(per)} µs)" if per is not None else f"{n:,.0f}"
+
+
+def nodes_table(instances: list[Instance], systems: list[System], cells: dict) -> list[str]:
+    counted = [s for s in systems
+               if any(c.nodes for i in instances if (c := cells.get((i.name, s.name))))]
+    if not counted:
+        return []
+    out = ["", "## Search nodes and microseconds per node", "",
+           "Median nodes over the runs, and in brackets microseconds per node: the solver's "
+           "own time (previous table) / nodes. That time includes what happens inside the "
+           "solve call besides search (conundrum compiling the model, CP-SAT's presolve), so "
+           "on small trees it is mostly set-up. What \"nodes\" means differs:", ""]
+    out += [f"- {line}" for line in NODE_SOURCES]
+    header = ["instance"] + [s.label for s in systems]
+    out += ["", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for inst in instances:
+        out.append("| " + " | ".join([inst.name] + [fmt_nodes(cells.get((inst.name, s.name)))
+                                                      for s in systems]) + " |")
+    per = [(s.label, m) for s in counted
+           if (m := _median_per_node(instances, cells, s.name)) is not None]
+    if per:
+        out += ["", "Median microseconds per node over the instances with at least 100 "
+                "nodes: " + "; ".join(f"{label} {fmt_us(m)}" for label, m in per) + "."]
+    return out
+
+
+def _median_per_node(instances: list[Instance], cells: dict, system: str) -> float | None:
+    vals = [c.per_node_time for i in instances if (c := cells.get((i.name, system)))
+            and c.per_node_time is not None and (c.nodes_median or 0) >= 100]
+    return statistics.median(vals) if vals else None
+
+
+# ------------------------------------------------------------------ scaling
+
+def scaling_families(instances: list[Instance]) -> list[tuple[str, list[Instance]]]:
+    """SCALING's families, each with its instances present in this run (size order)."""
+    present = {i.name: i for i in instances}
+    out = []
+    for family, names in SCALING.items():
+        got = [present[n] for n in names if n in present]
+        if got:
+            out.append((family, got))
+    return out
+
+
+def size_label(inst: Instance) -> str:
+    n = inst.params["n"]
+    return {"sudoku": f"{n}x{n}", "golomb": f"{n} marks"}.get(inst.family, f"n = {n}")
+
+
+def growth(values: list[float | None]) -> str:
+    """'x2.1, x3.4 (mean x2.7)' for successive values; '?' where one is missing."""
+    if sum(v is not None for v in values) < 2:
+        return "–"
+    steps, known = [], []
+    for a, b in zip(values, values[1:]):
+        if a and b:
+            steps.append(f"x{b / a:.2g}")
+            known.append(b / a)
+        else:
+            steps.append("?")
+    if not steps:
+        return "–"
+    mean = f" (mean x{statistics.geometric_mean(known):.2g})" if len(known) > 1 else ""
+    return ", ".join(steps) + mean
+
+
+def _own_time(c: Cell | None) -> float | None:
+    """The solver's own time; for MiniZinc, Gecode's (without flattening)."""
+    if c is None or c.status != OK:
+        return None
+    return statistics.median(c.search) if c.search else c.solver_median
+
+
+def scaling_table(instances: list[Instance], systems: list[System], cells: dict,
+                  timeout: float) -> list[str]:
+    families = scaling_families(instances)
+    if not families:
+        return []
+    peers = [s for s in systems if s.name != CN]
+    out = ["", "## Scaling: how the cost grows with the size", "",
+           "Whole-process seconds (median) per size; for conundrum also its search nodes. "
+           "The 9x9 is one hard puzzle (Golden Nugget): a Sudoku's cost depends on the "
+           "puzzle as much as on its size. Chart: [scaling.png](scaling.png).", ""]
+    header = ["instance", "size", CN, "conundrum nodes"] + [s.label for s in peers]
+    out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for _, insts in families:
+        for inst in insts:
+            cn = cells.get((inst.name, CN))
+            nodes = f"{cn.nodes_median:,.0f}" if cn and cn.nodes_median is not None else "–"
+            row = [inst.name, size_label(inst), fmt_time(cn), nodes]
+            row += [fmt_time(cells.get((inst.name, s.name))) for s in peers]
+            out.append("| " + " | ".join(row) + " |")
+    if all(len(insts) < 2 for _, insts in families):
+        return out
+    out += ["", "Growth factor per size step, on the solver's own time (start-up would flatten "
+            "the small sizes; Gecode: its own time without MiniZinc's flattening) and on "
+            "nodes; `?` where a size did not finish:", ""]
+    for family, insts in families:
+        if len(insts) < 2:
+            continue
+        sizes = " → ".join(str(i.params["n"]) for i in insts)
+        parts = []
+        for system, label in ((CN, "conundrum"), (GECODE, "Gecode")):
+            cs = [cells.get((i.name, system)) for i in insts]
+            if not any(c is not None for c in cs):
+                continue
+            parts.append(f"{label} time {growth([_own_time(c) for c in cs])}, nodes "
+                         f"{growth([c.nodes_median if c else None for c in cs])}")
+        out.append(f"- **{family}** ({sizes}): " + "; ".join(parts))
+    return out
+
+
+def scaling_chart(instances: list[Instance], systems: list[System], cells: dict,
+                  timeout: float, path: Path) -> bool:
+    """Log-scale whole-process seconds against size, one panel per family and one line per
+    system; a timeout is an x at the timeout.  False if no matplotlib or nothing to draw."""
+    families = scaling_families(instances)
+    if not families:
+        return False
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, axes = plt.subplots(1, len(families), figsize=(4.6 * len(families), 4.6),
+                             squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    order = [s.name for s in all_systems()]  # one colour per system, whatever the run
+    handles = {}
+    for ax, (family, insts) in zip(axes[0], families):
+        xs_all = [i.params["n"] for i in insts]
+        for s in systems:
+            k = order.index(s.name) if s.name in order else len(order)
+            colour = colours[k % len(colours)]
+            style = dict(color=colour, linewidth=2.4 if s.name == CN else 1.2,
+                         zorder=3 if s.name == CN else 2)
+            xs, ys, tx = [], [], []
+            for inst in insts:
+                c = cells.get((inst.name, s.name))
+                if c is not None and c.median is not None:
+                    xs.append(inst.params["n"])
+                    ys.append(c.median)
+                elif c is not None and c.status == "timeout":
+                    tx.append(inst.params["n"])
+            if xs:
+                (line,) = ax.plot(xs, ys, marker="o", markersize=4, **style)
+                handles.setdefault(s.label, line)
+            if tx:
+                ax.scatter(tx, [timeout] * len(tx), marker="x", color=colour, s=40)
+        ax.axhline(timeout, color="grey", linestyle="--", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_xticks(xs_all)
+        ax.set_xlabel({"queens": "n (queens, count all)", "sudoku": "n (n x n Sudoku)",
+                       "golomb": "marks (Golomb ruler, minimise)"}.get(family, "size"))
+        ax.set_title(family)
+        ax.grid(which="both", alpha=0.3)
+    axes[0][0].set_ylabel(f"whole-process seconds (log; x = timeout, {timeout:g} s)")
+    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center",
+               ncol=min(5, len(handles)), fontsize=8)
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+# ------------------------------------------------------------------ against a baseline
+
+@dataclass
+class Baseline:
+    """A previous run's results.json: where it came from and its cells."""
+
+    path: str
+    meta: dict
+    cells: dict[tuple[str, str], Cell]
+
+
+def load_baseline(path: Path) -> Baseline:
+    data = json.loads(Path(path).read_text())
+    cells = {(d["instance"], d["system"]): Cell.from_json(d) for d in data["cells"]}
+    return Baseline(str(path), data.get("meta", {}), cells)
+
+
+def fastest(cells: dict, name: str, systems: set[str]) -> tuple[float, str] | None:
+    """The fastest peer's whole-process median on one instance (conundrum's CLI is not a
+    peer), or None."""
+    done = [(c.median, c.system) for (inst, system), c in cells.items()
+            if inst == name and system in systems and c.median is not None]
+    return min(done) if done else None
+
+
+def _limit(c: Cell, default: float | None) -> float | None:
+    """The timeout a timed-out cell ran under ('> 15 s' in its note), else the run's."""
+    m = re.search(r"> ([\d.]+) s", c.note)
+    return float(m.group(1)) if m else default
+
+
+def _vs_fastest(c: Cell | None, run_cells: dict, pool: set[str]) -> tuple[str, float | None]:
+    """('36.4x (gprolog)', 36.4): conundrum / the fastest peer of the same run."""
+    best = fastest(run_cells, c.instance, pool) if c is not None else None
+    if c is None or best is None:
+        return "–", None
+    if c.median is None:
+        return f"conundrum {c.status} ({best[1]}: {best[0]:.3f})", None
+    r = c.median / best[0]
+    return f"{r:.3g}x ({best[1]})", r
+
+
+def _solver_s(c: Cell | None) -> str:
+    if c is None:
+        return "–"
+    return f"{c.solver_median:.3f}" if c.solver_median is not None else fmt_time(c)
+
+
+def fmt_ratio(r: float) -> str:
+    return f"{r:.2f}" if r < 100 else f"{r:,.0f}"
+
+
+def moved(instances: list[Instance], peers: list[System], cells: dict,
+          base: Baseline) -> list[str]:
+    """'How the figures moved': conundrum then and now, per instance, and against the
+    fastest peer of each run."""
+    meta = base.meta
+    source = meta.get("source") or f"the results.json of the run of {meta.get('date', '?')}"
+    timeout = meta.get("timeout")
+    peer_names = {s.name for s in peers if not s.name.startswith(CN)}
+    base_peers = {system for (_, system) in base.cells if not system.startswith(CN)}
+    intro = (f"Baseline `{Path(base.path).name}`: {source}; its command "
+             f"`{meta.get('command', '?')}`, timeout "
+             f"{f'{timeout:g}' if timeout else '?'} s.")
+    if meta.get("machine") and meta["machine"].split(";")[0] != machine().split(";")[0]:
+        intro += (f" **Measured on another machine** ({meta['machine']}): then / now mixes "
+                  "the machine with the engine; conundrum / the fastest peer, measured on "
+                  "the same machine in each run, is the fairer comparison.")
+    if meta.get("caveat"):
+        intro += f" Caveat: {meta['caveat']}"
+    intro += "".join(f" Its note: {n}." for n in meta.get("notes", []))
+    out = ["", "## How the figures moved", "", intro, "",
+           "`then / now` is conundrum's whole-process time then over now: above 1, faster now "
+           "(`> N` when it timed out then). The last two columns are conundrum / the fastest "
+           "peer of each run (whole process; conundrum's CLI is not a peer).", "",
+           "| instance | conundrum then | now | then / now | solver time then | now "
+           "| behind fastest peer then | now |", "|---|---|---|---|---|---|---|---|"]
+    speedups, solver_speedups, newly = [], [], []
+    behind_then = behind_now = both = 0
+    for inst in instances:
+        now, then = cells.get((inst.name, CN)), base.cells.get((inst.name, CN))
+        if now is None:
+            continue
+        ratio_s = "–"
+        if then is not None and then.median is not None and now.median is not None:
+            speedups.append(then.median / now.median)
+            ratio_s = fmt_ratio(speedups[-1])
+            if then.solver_median and now.solver_median:
+                solver_speedups.append(then.solver_median / now.solver_median)
+        elif then is not None and then.status == "timeout" and now.median is not None:
+            lim = _limit(then, timeout)
+            ratio_s = f"> {fmt_ratio(lim / now.median)}" if lim else "> 1"
+            newly.append(inst.name)
+        then_vs, rt = _vs_fastest(then, base.cells, base_peers)
+        now_vs, rn = _vs_fastest(now, cells, peer_names)
+        if then_vs != "–" and now_vs != "–":
+            both += 1
+            behind_then += rt is None or rt > 10
+            behind_now += rn is None or rn > 10
+        out.append(f"| {inst.name} | {fmt_time(then) if then else '–'} | {fmt_time(now)} "
+                   f"| {ratio_s} | {_solver_s(then)} | {_solver_s(now)} | {then_vs} "
+                   f"| {now_vs} |")
+    out.append("")
+    if speedups:
+        text = (f"- Geometric mean of then / now over the {len(speedups)} instances conundrum "
+                f"finished in both runs: **{statistics.geometric_mean(speedups):.3g}x** "
+                "(whole process)")
+        if solver_speedups:
+            text += (f", {statistics.geometric_mean(solver_speedups):.3g}x (solver time, "
+                     f"{len(solver_speedups)} instances)")
+        out.append(text + ".")
+    if newly:
+        out.append(f"- Finished now, timed out then: {', '.join(newly)}.")
+    if both:
+        out.append(f"- More than 10x behind the fastest peer (or not finished where a peer "
+                   f"did): {behind_then} then, {behind_now} now, of the {both} instances "
+                   "compared in both runs.")
+    return out
 
 
 def targets(instances: list[Instance], cells: dict) -> list[str]:

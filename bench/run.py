@@ -7,15 +7,19 @@
 
 Each (instance, system) pair runs as its own process; whole-process wall time and (where
 reported) the solver's own time are recorded over --runs runs (medians); every answer is
-verified.  Writes bench/RESULTS.md, bench/ratios.png and bench/out/results.json.
+verified.  Writes bench/RESULTS.md, bench/ratios.png, bench/scaling.png and
+bench/out/results.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
+import importlib.util
 import json
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,19 +27,28 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from instances import Instance, all_instances  # noqa: E402
+from instances import SCALING, Instance, all_instances  # noqa: E402
 from measure import ABSENT, OK, SKIPPED, WRONG, Cell, measure  # noqa: E402
 from systems import System, all_systems  # noqa: E402
 
-# pairs not attempted: known to take far beyond any sensible timeout (see README)
+# pairs not attempted: known to take far beyond any sensible timeout (see README); the
+# reason is shown in RESULTS.md
+_PC = "python-constraint2"
 SKIP = {
-    ("python-constraint2", "sudoku25"), ("python-constraint2", "sudoku16"),
-    ("python-constraint2", "golomb-9"),
+    (_PC, "sudoku25"): "plain backtracking over 330 blanks",
+    (_PC, "sudoku16"): "plain backtracking over 150 blanks",
+    (_PC, "golomb-9"): "golomb-8 already times out",
+    (_PC, "golomb-10"): "golomb-8 already times out",
+    (_PC, "queens-13"): "queens-12 took 12 s; queens-13 has 5.2x the solutions",
+    ("swipl", "golomb-10"): "golomb-9 already times out",
+    ("swipl", "queens-13"): "queens-12 took 29 s; queens-13 has 5.2x the solutions",
+    **{(s, "queens-13"): "queens-12 took 17 s; over 60 s when tried (2026-11-23)"
+       for s in ("cpsat", "cpsat-1w", "cpmpy")},
 }
 
-
 # run last (reported in the usual order): the pairs most likely to time out
-SLOW_LAST = ("queens-12", "magic-4x4", "golomb-8", "golomb-9", "alpha-planets", "sudoku25")
+SLOW_LAST = ("queens-11", "queens-12", "queens-13", "magic-4x4", "golomb-8", "golomb-9",
+             "golomb-10", "alpha-planets", "sudoku25")
 
 
 def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
@@ -44,8 +57,10 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
         insts = [i for i in insts if i.quick]
     if args.instances:
         pats = args.instances.split(",")
-        insts = [i for i in insts if any(fnmatch.fnmatch(i.name, p) or i.group == p
-                                         for p in pats)]
+        scaling = {n for names in SCALING.values() for n in names} if "scaling" in pats \
+            else set()
+        insts = [i for i in insts if i.name in scaling or
+                 any(fnmatch.fnmatch(i.name, p) or i.group == p for p in pats)]
     systems = all_systems()
     if args.quick:
         systems = [s for s in systems if s.name == "conundrum"]
@@ -72,7 +87,14 @@ def run(args: argparse.Namespace) -> int:
     timeout, squeezed = args.timeout, False
     meta = {"runs": runs, "timeout": args.timeout, "notes": notes, "versions": versions,
             "command": command_line(), "systems": [s.name for s in systems],
-            "instances": [i.name for i in insts]}
+            "instances": [i.name for i in insts],
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    if args.baseline:
+        meta["baseline"] = str(Path(args.baseline).resolve())
+    import report  # (matplotlib is imported only by its chart functions)
+    meta["machine"] = report.machine()
+    if any(s.name.startswith("conundrum") for s in present):
+        meta["engine"] = {"start": engine_state()}
     for inst in sorted(insts, key=lambda i: i.name in SLOW_LAST):
         if args.budget and not squeezed and time.perf_counter() - t_start > args.budget:
             squeezed, runs, timeout = True, 1, min(timeout, 15.0)
@@ -84,8 +106,9 @@ def run(args: argparse.Namespace) -> int:
                 cells[(inst.name, s.name)] = Cell(inst.name, s.name, ABSENT)
                 continue
             if (s.name, inst.name) in SKIP or not s.supports(inst):
+                why = SKIP.get((s.name, inst.name), "no model or command for this instance")
                 cells[(inst.name, s.name)] = Cell(inst.name, s.name, SKIPPED,
-                                                  note="not attempted (far too slow)")
+                                                  note=f"not attempted: {why}")
                 continue
             cell = measure(inst, s, runs, timeout, log=print, repeat_below=args.repeat_below)
             cells[(inst.name, s.name)] = cell
@@ -94,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.quick:
             save(meta, cells)
     elapsed = time.perf_counter() - t_start
+    if "engine" in meta:
+        meta["engine"]["end"] = engine_state()
+        if meta["engine"]["end"] != meta["engine"]["start"]:
+            print(f"note: conundrum changed during the run: {meta['engine']}", file=sys.stderr)
     wrong = [c for c in cells.values() if c.status == WRONG]
     failed_cn = [c for c in cells.values() if c.system == "conundrum" and c.status != OK]
     print(f"\n{len(insts)} instances x {len(systems)} systems in {elapsed:.0f} s; "
@@ -115,6 +142,32 @@ def run(args: argparse.Namespace) -> int:
 RESULTS_JSON = HERE / "out" / "results.json"
 
 
+def engine_state() -> str:
+    """The conundrum under test: its git commit (and whether its source has uncommitted
+    changes) and a digest of the installed package's files, .py and compiled alike."""
+    spec = importlib.util.find_spec("conundrum")
+    if spec is None or spec.origin is None:
+        return "not importable"
+    pkg = Path(spec.origin).parent
+    digest = hashlib.sha1()
+    for f in sorted(pkg.rglob("*")):
+        if f.is_file() and "__pycache__" not in f.parts:
+            digest.update(str(f.relative_to(pkg)).encode())
+            digest.update(f.read_bytes())
+
+    def git(*cmd: str) -> str:
+        try:
+            # --no-optional-locks: a status must not write the index of someone's work tree
+            return subprocess.run(["git", "--no-optional-locks", "-C", str(pkg), *cmd],
+                                  capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "no git"
+    dirty = " + uncommitted changes" if git("status", "--porcelain", "--", ".") else ""
+    return f"commit {commit}{dirty}, source digest {digest.hexdigest()[:12]}"
+
+
 def command_line() -> str:
     return ("python bench/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])).strip()
 
@@ -127,7 +180,7 @@ def save(meta: dict, cells: dict) -> None:
 
 
 def report_only(args: argparse.Namespace) -> int:
-    data = json.loads(RESULTS_JSON.read_text())
+    data = json.loads(Path(args.results).read_text())
     meta = data["meta"]
     cells = {(d["instance"], d["system"]): Cell.from_json(d) for d in data["cells"]}
     known = {i.name: i for i in all_instances()}
@@ -143,16 +196,23 @@ def write_outputs(args, insts, systems, cells, meta: dict) -> None:
     out_md = Path(args.output)
     notes_md = HERE / "profile-notes.md"
     extra = notes_md.read_text() if notes_md.exists() else ""
+    base_file = args.baseline or meta.get("baseline")
+    baseline = report.load_baseline(Path(base_file)) if base_file else None
     out_md.write_text(report.markdown(insts, systems, cells, runs=meta["runs"],
                                       timeout=meta["timeout"], command=meta["command"],
                                       notes=meta["notes"], versions=meta["versions"],
-                                      profile_notes=extra))
+                                      profile_notes=extra, baseline=baseline,
+                                      engine=meta.get("engine")))
     print(f"wrote {out_md}")
     png = out_md.with_name("ratios.png")
     if report.chart(insts, systems, cells, png):
         print(f"wrote {png}")
     else:
-        print("matplotlib missing: no chart")
+        print("matplotlib missing: no charts")
+        return
+    png = out_md.with_name("scaling.png")
+    if report.scaling_chart(insts, systems, cells, meta["timeout"], png):
+        print(f"wrote {png}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,9 +227,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="repeat a pair only when its first run took less than S seconds")
     ap.add_argument("--budget", type=float, metavar="S",
                     help="after S seconds in total, one run per pair and a 15 s timeout")
-    ap.add_argument("--output", default=str(HERE / "RESULTS.md"))
+    ap.add_argument("--output", default=str(HERE / "RESULTS.md"),
+                    help="the report; ratios.png and scaling.png are written beside it")
+    ap.add_argument("--baseline", metavar="FILE",
+                    help="a previous results.json: RESULTS.md compares this run with it "
+                         "(\"How the figures moved\"), e.g. bench/baseline-2026-11-22.json")
     ap.add_argument("--report-only", action="store_true",
-                    help="rebuild RESULTS.md and ratios.png from bench/out/results.json")
+                    help="rebuild RESULTS.md and the charts from bench/out/results.json")
+    ap.add_argument("--results", metavar="FILE", default=str(RESULTS_JSON),
+                    help="--report-only: the results.json to report (default: the last run's)")
     ap.add_argument("--profile", metavar="INSTANCE",
                     help="run one conundrum instance under cProfile")
     ap.add_argument("--top", type=int, default=25, help="functions shown by --profile")

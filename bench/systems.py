@@ -48,7 +48,7 @@ class System:
         """Untimed set-up; returns the command to time."""
         raise NotImplementedError
 
-    def parse(self, stdout: str, inst: Instance) -> Report:
+    def parse(self, stdout: str, inst: Instance, stderr: str = "") -> Report:
         return parse_report(stdout)
 
 
@@ -141,11 +141,15 @@ class MiniZincSystem(System):
             cmd.append("--all-solutions")
         return [*cmd, str(src)]
 
-    def parse(self, stdout: str, inst: Instance) -> Report:
+    def parse(self, stdout: str, inst: Instance, stderr: str = "") -> Report:
         rep = parse_report(stdout)
         stats = dict(STAT_RE.findall(stdout))
         if "solveTime" in stats:
             rep.solver_time = float(stats["solveTime"]) + float(stats.get("flatTime", 0))
+            # Gecode's own time (setting up from FlatZinc, then search), for time per node
+            rep.search_time = float(stats["solveTime"]) + float(stats.get("initTime", 0))
+        if "nodes" in stats:  # Gecode: nodes of its search tree
+            rep.nodes = int(stats["nodes"])
         if rep.objective is not None and "==========" not in stdout:
             rep.notes.append("optimality not proven")
         return rep
@@ -170,9 +174,9 @@ class CliSystem(System):
         from models import cli
         return cli.command(inst, workdir)
 
-    def parse(self, stdout: str, inst: Instance) -> Report:
+    def parse(self, stdout: str, inst: Instance, stderr: str = "") -> Report:
         from models import cli
-        return cli.parse(stdout, inst)
+        return cli.parse(stdout, inst, stderr)
 
 
 def all_systems() -> list[System]:

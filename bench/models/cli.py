@@ -1,10 +1,12 @@
 """The `conundrum` command line (SPEC section 4) on the benchmark's instances: the command
 for each family, the puzzle file it reads, and its output (--json lines, --count) parsed
-back into the bench protocol."""
+back into the bench protocol.  Every command gets `--stats` (one line on standard error)
+for its node count."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from instances import Instance
@@ -42,6 +44,13 @@ def sudoku_text(givens: list[list[int]]) -> str:
 
 
 def command(inst: Instance, workdir: Path) -> list[str]:
+    return [*_command(inst, workdir), "--stats"]
+
+
+STATS_NODES = re.compile(r"^stats:.*?\b(\d+) nodes\b", re.M)
+
+
+def _command(inst: Instance, workdir: Path) -> list[str]:
     p = inst.params
     if inst.family == "snake":
         flags = ["--integral"] if p["integral"] else []
@@ -60,8 +69,10 @@ def command(inst: Instance, workdir: Path) -> list[str]:
     raise ValueError(f"no conundrum command for {inst.family}")
 
 
-def parse(stdout: str, inst: Instance) -> Report:
+def parse(stdout: str, inst: Instance, stderr: str = "") -> Report:
     rep = Report()
+    if m := STATS_NODES.search(stderr):
+        rep.nodes = int(m.group(1))
     lines = [ln.strip() for ln in stdout.splitlines() if ln.strip()]
     if inst.kind == "count":
         try:

@@ -119,6 +119,8 @@ def solve(inst: Instance, time_limit: float | None = None) -> Report:
             rep.objective = int(sol.value(obj))
             rep.solutions = [tuple(sol[x] for x in xs)]
     stats = getattr(m, "stats", None)
+    if stats is not None and getattr(stats, "nodes", None) is not None:
+        rep.nodes = stats.nodes  # decisions tried (each branch taken, failed or not)
     if stats is not None and getattr(stats, "complete", True) is False:
         rep.notes.append(f"incomplete: stopped by {stats.stopped_by}")
     return rep

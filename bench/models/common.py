@@ -1,5 +1,5 @@
 """Helpers shared by every system's models: reading an instance's structure, and the
-line protocol every system prints (COUNT n | SOL v1 v2 ... | OBJ v | TIME s)."""
+line protocol every system prints (COUNT n | SOL v1 v2 ... | OBJ v | TIME s | NODES n)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ class Report:
     solutions: list[tuple[int, ...]] = field(default_factory=list)
     objective: int | None = None
     solver_time: float | None = None
+    nodes: int | None = None  # search nodes as the system counts them (see README)
+    search_time: float | None = None  # the solver's time without a separate compile step
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -28,6 +30,8 @@ class Report:
             out.append(f"OBJ {self.objective}")
         if self.solver_time is not None:
             out.append(f"TIME {self.solver_time:.6f}")
+        if self.nodes is not None:
+            out.append(f"NODES {self.nodes}")
         return out
 
 
@@ -48,6 +52,8 @@ def parse_report(text: str) -> Report:
                 rep.objective = int(rest[0])
             elif tag == "TIME":
                 rep.solver_time = float(rest[0])
+            elif tag == "NODES":
+                rep.nodes = int(rest[0])
         except (ValueError, IndexError):
             rep.notes.append(f"unparsable line: {line[:80]}")
     return rep

@@ -89,19 +89,26 @@ def build(inst: Instance):
 
 
 def solve(inst: Instance) -> Report:
+    """Solve through the solver object that `Model.solve()` / `solveAll()` create and then
+    drop (`SolverLookup.get(None, model)`, the same calls), so that the underlying
+    OR-Tools solver's statistics (its branch count) can be read afterwards."""
     m, xs, obj, sense = build(inst)
     rep = Report()
     t = time.perf_counter()
+    if obj is not None:
+        m.minimize(obj) if sense == "min" else m.maximize(obj)
+    s = cp.SolverLookup.get(None, m)
     if inst.kind == "count":
-        rep.count = m.solveAll()
+        rep.count = s.solveAll(call_from_model=True)
     elif inst.kind == "all":
-        m.solveAll(display=lambda: rep.solutions.append(tuple(int(x.value()) for x in xs)))
-    else:
+        s.solveAll(display=lambda: rep.solutions.append(tuple(int(x.value()) for x in xs)),
+                   call_from_model=True)
+    elif s.solve():
+        rep.solutions = [tuple(int(x.value()) for x in xs)]
         if obj is not None:
-            m.minimize(obj) if sense == "min" else m.maximize(obj)
-        if m.solve():
-            rep.solutions = [tuple(int(x.value()) for x in xs)]
-            if obj is not None:
-                rep.objective = int(m.objective_value())
+            rep.objective = int(s.objective_value())
     rep.solver_time = time.perf_counter() - t
+    ort = getattr(s, "ort_solver", None)  # OR-Tools: CP-SAT's branch count
+    if ort is not None:
+        rep.nodes = ort.num_branches
     return rep

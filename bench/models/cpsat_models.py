@@ -162,4 +162,7 @@ def solve(inst: Instance, workers: int | None) -> Report:
                 assert status == cp_model.OPTIMAL
                 rep.objective = int(solver.objective_value)
     rep.solver_time = time.perf_counter() - t
+    # CP-SAT counts branches (decisions); with several workers, those of the first subsolver
+    # only (cp_model.proto, CpSolverResponse statistics)
+    rep.nodes = solver.num_branches
     return rep

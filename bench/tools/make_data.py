@@ -191,8 +191,29 @@ def golomb_optimum(n: int) -> int:
     return int(s.objective_value)
 
 
+def queens_count(n: int) -> int:
+    """Solutions of n queens by a plain bitmask search (columns, both diagonals)."""
+    full = (1 << n) - 1
+
+    def place(cols: int, left: int, right: int) -> int:
+        if cols == full:
+            return 1
+        total = 0
+        free = full & ~(cols | left | right)
+        while free:
+            bit = free & -free
+            free ^= bit
+            total += place(cols | bit, ((left | bit) << 1) & full, (right | bit) >> 1)
+        return total
+
+    return place(0, 0, 0)
+
+
 def check() -> None:
     insts = I.by_name()
+    for n, known in I.QUEENS_COUNTS.items():  # 13 queens: a few seconds
+        assert queens_count(n) == known == insts[f"queens-{n}"].expected, n
+        print(f"queens-{n} {known} ok")
     assert brute_snake(False) == 136 and brute_snake(True) == 20
     print("snake 136/20 ok")
     assert brute_eqgrid() == insts["equation-grid"].expected, brute_eqgrid()
