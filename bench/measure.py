@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import statistics
@@ -71,15 +72,37 @@ def _tail(text: str, n: int = 300) -> str:
     return text[-n:]
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process below pid (from /proc), children first found first."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2:].split()  # after "pid (name) "
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def _run_group(cmd: list[str], timeout: float, cwd: str) -> subprocess.CompletedProcess:
-    """subprocess.run in a session of its own: on a timeout the whole process group is
-    killed, so a peer's child process (minizinc -> fzn-gecode) cannot outlive the run and
-    steal CPU from the next measurements."""
+    """subprocess.run in a session of its own: on a timeout the whole process tree is
+    killed, so a peer's child process cannot outlive the run and steal CPU from the next
+    measurements. (Killing the process group is not enough: minizinc starts fzn-gecode in
+    a group of its own, and one such orphan once ran for 20 minutes.)"""
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           stdin=subprocess.DEVNULL, cwd=cwd, start_new_session=True) as proc:
         try:
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            for pid in _descendants(proc.pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             raise

@@ -27,14 +27,15 @@ as it is deactivated, so that waking it is a single test of that flag (var.py).
 
 from __future__ import annotations
 
-from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from conundrum.state import Reversible
 
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
 
 
-class Propagator:
+class Propagator(Reversible):
     """A filtering algorithm attached to engine variables."""
 
     priority = 1
@@ -45,7 +46,7 @@ class Propagator:
         self.scheduled = False
         self.active = True
         self.weight = 1  # dom/wdeg: failures caused by this propagator, plus one
-        self.queue: deque[Propagator] = solver.queues[self.priority]
+        self.queue: list[Propagator] = solver.queues[self.priority]
 
     def post(self) -> None:
         """Subscribe and prune once."""
@@ -58,11 +59,11 @@ class Propagator:
     def deactivate(self) -> None:
         """Switch off for the rest of this branch (the constraint is entailed)."""
         if self.active:
-            self.solver.trail.entries.append((self,))
+            self.solver.trail.entries.append(self)
             self.active = False
             self.scheduled = True  # never woken while inactive
 
-    def restore(self, entry: tuple[Any, ...]) -> None:
+    def restore(self) -> None:
         """Undo `deactivate` (called by the trail)."""
         self.active = True
         self.scheduled = False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 
 from conundrum.engine.errors import Inconsistency
@@ -20,7 +19,8 @@ class Solver:
         self.trail = Trail()
         self.vars: list[IntVar] = []
         self.propagators: list[Propagator] = []
-        self.queues: list[deque[Propagator]] = [deque() for _ in range(PRIORITIES)]
+        # one FIFO list per priority; fix_point reads each from a head index
+        self.queues: list[list[Propagator]] = [[] for _ in range(PRIORITIES)]
         self.propagations = 0
 
     def int_var(self, lo: int, hi: int, name: str = "") -> IntVar:
@@ -52,18 +52,32 @@ class Solver:
     def fix_point(self) -> None:
         """Run queued propagators, cheapest first, until nothing changes."""
         q0, q1, q2 = self.queues
+        h0 = h1 = h2 = 0  # the next propagator to run in each queue
         p: Propagator | None = None
         count = 0
         try:
             while True:
-                if q0:
-                    p = q0.popleft()
-                elif q1:
-                    p = q1.popleft()
-                elif q2:
-                    p = q2.popleft()
+                if h0 < len(q0):
+                    p = q0[h0]
+                    h0 += 1
                 else:
-                    return
+                    if h0:
+                        q0.clear()
+                        h0 = 0
+                    if h1 < len(q1):
+                        p = q1[h1]
+                        h1 += 1
+                    else:
+                        if h1:
+                            q1.clear()
+                            h1 = 0
+                        if h2 < len(q2):
+                            p = q2[h2]
+                            h2 += 1
+                        else:
+                            if h2:
+                                q2.clear()
+                            return
                 if not p.active:
                     continue  # deactivated while queued; stays `scheduled`
                 count += 1

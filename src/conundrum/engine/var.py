@@ -2,20 +2,25 @@
 
 A domain is kept as bounds `lo..hi` plus, for ranges of at most `BITSET_LIMIT` values, a
 Python int used as a bit set (bit i stands for the value `base + i`; `base` never changes).
-Larger domains keep bounds only: removing an interior value from them is a no-op, which is
-sound because every propagator re-checks its constraint on fixed variables.
+Larger domains keep bounds only, and their `bits` is -1 (so the test for a bounds-only
+domain is `bits < 0`; an `int` field rather than `int | None` lets the compiled engine keep
+small bit sets as machine integers). Removing an interior value from a bounds-only domain is
+a no-op, which is sound because every propagator re-checks its constraint on fixed
+variables.
 
-Changes are saved on the trail once per level and announced by scheduling the subscribed
-propagators (see events.py). This module holds the hottest code of the engine, so the
-update methods are written out in full rather than built from smaller helpers.
+Changes are saved once per level (the variable keeps its old (bits, card, lo, hi) on its
+own history and itself on the trail) and announced by scheduling the subscribed propagators
+(see events.py). This module holds the hottest code of the engine, so the update methods
+are written out in full rather than built from smaller helpers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from conundrum.engine.errors import Inconsistency
+from conundrum.state import Reversible
 
 if TYPE_CHECKING:
     from conundrum.engine.propagator import Propagator
@@ -59,18 +64,19 @@ def offsets(bits: int) -> Iterator[int]:
         i = text.find("1", i + 1)
 
 
-class IntView:
+class IntView(Reversible):
     """What propagators work on: an `IntVar`, or an `OffsetView` of one. It offers bounds,
-    an optional bit set relative to `base`, the queries built on them, and the updates
-    (which each subclass implements). Subclasses keep the four fields current."""
+    a bit set relative to `base` (-1 for bounds-only domains), the queries built on them,
+    and the updates (which each subclass implements). Subclasses keep the fields current."""
 
-    __slots__ = ("lo", "hi", "bits", "base", "name", "root", "offset")
+    __slots__ = ("lo", "hi", "bits", "card", "base", "name", "root", "offset")
 
-    def __init__(self, lo: int, hi: int, bits: int | None, base: int, name: str,
+    def __init__(self, lo: int, hi: int, bits: int, card: int, base: int, name: str,
                  root: IntVar | None, offset: int) -> None:
         self.lo = lo
         self.hi = hi
         self.bits = bits
+        self.card = card  # the number of values (of lo..hi for bounds-only domains)
         self.base = base
         self.name = name
         self.root: IntVar = root if root is not None else self  # type: ignore[assignment]
@@ -78,24 +84,21 @@ class IntView:
 
     def size(self) -> int:
         """Number of values (of the interval, for bounds-only domains)."""
-        bits = self.bits
-        if bits is None:
-            return self.hi - self.lo + 1
-        return bits.bit_count()
+        return self.card
 
     def contains(self, v: int) -> bool:
         """Whether v is in the domain."""
         if v < self.lo or v > self.hi:
             return False
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             return True
         return (bits >> (v - self.base)) & 1 == 1
 
     def values(self) -> Iterator[int]:
         """The values in increasing order (a range for bounds-only domains)."""
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             yield from range(self.lo, self.hi + 1)
             return
         base = self.base
@@ -113,7 +116,7 @@ class IntView:
         if v < self.lo:
             return self.lo
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             return v + 1
         rest = bits >> (v + 1 - self.base)
         low = rest & -rest
@@ -126,7 +129,7 @@ class IntView:
         if v > self.hi:
             return self.hi
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             return v - 1
         below = bits & ((1 << (v - self.base)) - 1)
         return self.base + below.bit_length() - 1
@@ -134,7 +137,7 @@ class IntView:
     def mask(self, lo: int, hi: int) -> int:
         """The domain's values within lo..hi as a bit set relative to `lo`."""
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             lo2 = lo if lo > self.lo else self.lo
             hi2 = hi if hi < self.hi else self.hi
             if lo2 > hi2:
@@ -202,8 +205,8 @@ class IntView:
 class IntVar(IntView):
     """An integer variable of the engine (not the model's Var)."""
 
-    __slots__ = ("solver", "trail", "stamp", "index", "on_fix", "on_bounds", "on_domain",
-                 "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views")
+    __slots__ = ("solver", "trail", "stamp", "saved", "index", "on_fix", "on_bounds",
+                 "on_domain", "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views")
 
     def __init__(self, solver: Solver, lo: int, hi: int, name: str = "",
                  values: list[int] | None = None) -> None:
@@ -214,16 +217,18 @@ class IntVar(IntView):
             lo, hi = values[0], values[-1]
         if lo > hi:
             raise Inconsistency
-        bits: int | None = None
+        bits = -1
         if hi - lo < BITSET_LIMIT:
             if values is None:
                 bits = (1 << (hi - lo + 1)) - 1
             else:
                 bits = mask_of(v - lo for v in values)
-        super().__init__(lo, hi, bits, lo, name, None, 0)
+        card = hi - lo + 1 if bits < 0 else bits.bit_count()
+        super().__init__(lo, hi, bits, card, lo, name, None, 0)
         self.solver = solver
         self.trail = solver.trail
         self.stamp = -1
+        self.saved: list[int] = []  # (bits, card, lo, hi) of each save, newest last
         self.index = len(solver.vars)
         solver.vars.append(self)
         self.on_fix: list[Propagator] = []
@@ -237,30 +242,41 @@ class IntVar(IntView):
         self.views: dict[int, OffsetView] = {}  # offset -> its view, so views are shared
 
     # ---------------------------------------------------------------- trailing
-    def restore(self, entry: tuple[Any, ...]) -> None:
-        """Undo one saved change (called by the trail)."""
-        lo = self.lo = entry[1]
-        hi = self.hi = entry[2]
-        bits = self.bits = entry[3]
+    def restore(self) -> None:
+        """Undo the last saved change (called by the trail)."""
+        saved = self.saved
+        hi = self.hi = saved.pop()
+        lo = self.lo = saved.pop()
+        card = self.card = saved.pop()
+        bits = self.bits = saved.pop()
         self.stamp = -1
         for w in self.mirrors:
             c = w.offset
             w.lo = lo + c
             w.hi = hi + c
             w.bits = bits
+            w.card = card
 
     # ----------------------------------------------------------------- updates
-    def _set_bits(self, bits: int) -> None:
+    def _set_bits(self, bits: int, card: int = -1) -> None:
         """Install a subset of the current bit set (fail if empty), fix the bounds, save the
-        old state once per level and wake the subscribers."""
+        old state once per level and wake the subscribers. `card`, when the caller knows it,
+        saves counting the bits (int.bit_count is not cheap in compiled code)."""
         if bits == self.bits:
             return
         if not bits:
             raise Inconsistency
         trail = self.trail
         if self.stamp != trail.stamp:
-            trail.entries.append((self, self.lo, self.hi, self.bits))
+            saved = self.saved
+            saved.append(self.bits)
+            saved.append(self.card)
+            saved.append(self.lo)
+            saved.append(self.hi)
+            trail.entries.append(self)
             self.stamp = trail.stamp
+        if card < 0:
+            card = bits.bit_count()
         base = self.base
         lo = base + (bits & -bits).bit_length() - 1
         hi = base + bits.bit_length() - 1
@@ -273,11 +289,13 @@ class IntVar(IntView):
         self.lo = lo
         self.hi = hi
         self.bits = bits
+        self.card = card
         for w in self.mirrors:
             c = w.offset
             w.lo = lo + c
             w.hi = hi + c
             w.bits = bits
+            w.card = card
         for p in wake:
             if not p.scheduled:
                 p.scheduled = True
@@ -289,14 +307,22 @@ class IntVar(IntView):
             raise Inconsistency
         trail = self.trail
         if self.stamp != trail.stamp:
-            trail.entries.append((self, self.lo, self.hi, None))
+            saved = self.saved
+            saved.append(-1)
+            saved.append(self.card)
+            saved.append(self.lo)
+            saved.append(self.hi)
+            trail.entries.append(self)
             self.stamp = trail.stamp
+        card = hi - lo + 1
         self.lo = lo
         self.hi = hi
+        self.card = card
         for w in self.mirrors:
             c = w.offset
             w.lo = lo + c
             w.hi = hi + c
+            w.card = card
         for p in (self.wake_fix if lo == hi else self.wake_bounds):
             if not p.scheduled:
                 p.scheduled = True
@@ -309,7 +335,7 @@ class IntVar(IntView):
         if v > self.hi:
             raise Inconsistency
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             self._set_bounds(v, self.hi)
         else:
             shift = v - self.base
@@ -322,7 +348,7 @@ class IntVar(IntView):
         if v < self.lo:
             raise Inconsistency
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             self._set_bounds(self.lo, v)
         else:
             self._set_bits(bits & ((1 << (v - self.base + 1)) - 1))
@@ -338,7 +364,7 @@ class IntVar(IntView):
         if lo > hi:
             raise Inconsistency
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             self._set_bounds(lo, hi)
         else:
             base = self.base
@@ -351,20 +377,20 @@ class IntVar(IntView):
         if self.lo == self.hi:
             return
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             self._set_bounds(v, v)
         else:
             bit = 1 << (v - self.base)
             if not bits & bit:
                 raise Inconsistency
-            self._set_bits(bit)
+            self._set_bits(bit, 1)
 
     def remove(self, v: int) -> None:
         """Remove the value v (interior values of bounds-only domains stay)."""
         if v < self.lo or v > self.hi:
             return
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             if v == self.lo:
                 if v == self.hi:
                     raise Inconsistency
@@ -374,12 +400,12 @@ class IntVar(IntView):
             return
         bit = 1 << (v - self.base)
         if bits & bit:
-            self._set_bits(bits ^ bit)
+            self._set_bits(bits ^ bit, self.card - 1)
 
     def keep_mask(self, lo: int, mask: int) -> None:
         """Keep only the values lo + i for the bits i set in mask."""
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             if not mask:
                 raise Inconsistency
             self.set_bounds(lo + (mask & -mask).bit_length() - 1, lo + mask.bit_length() - 1)
@@ -390,7 +416,7 @@ class IntVar(IntView):
     def remove_mask(self, lo: int, mask: int) -> None:
         """Remove the values lo + i for the bits i set in mask (bitset domains only)."""
         bits = self.bits
-        if bits is None:
+        if bits < 0:
             return
         shift = lo - self.base
         self._set_bits(bits & ~(mask << shift if shift >= 0 else mask >> -shift))
@@ -398,7 +424,7 @@ class IntVar(IntView):
     def keep_values(self, values: Iterable[int]) -> None:
         """Keep only the given values."""
         lo, hi = self.lo, self.hi
-        if self.bits is None:
+        if self.bits < 0:
             vs = [v for v in values if lo <= v <= hi]
             if not vs:
                 raise Inconsistency
@@ -448,8 +474,9 @@ class OffsetView(IntView):
 
     def __init__(self, var: IntVar, offset: int) -> None:
         sign = "+" if offset >= 0 else "-"
-        super().__init__(var.lo + offset, var.hi + offset, var.bits, var.base + offset,
-                         f"{var.name or '_'}{sign}{abs(offset)}", var, offset)
+        super().__init__(var.lo + offset, var.hi + offset, var.bits, var.card,
+                         var.base + offset, f"{var.name or '_'}{sign}{abs(offset)}", var,
+                         offset)
 
     def set_min(self, v: int) -> None:
         self.root.set_min(v - self.offset)

@@ -45,6 +45,7 @@ from conundrum.model.globals import (
     AllDifferentExcept0,
     Table,
 )
+from conundrum.model.tabulate import table_rows, tabulable
 from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
 from conundrum.propagators.alldiff import post_all_different
 from conundrum.propagators.arith import BINARY_OPS, ENUMERATION_LIMIT, BinaryFunction, Power
@@ -120,12 +121,14 @@ class Compiler:
         self.solver = Solver()
         self.values: dict[int, Rat] = {}
         self.keep: list[Expr] = []  # decompositions must outlive the id()-keyed memo
+        # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
+        self.plans: dict[int, tuple[list[IntVar], list, int]] = {}
         self.const_vars: dict[int, IntVar] = {}
         self.engine_vars: list[IntVar] = []
         for v in variables:
             if v.domain_values is not None:
                 ev = self.solver.int_var_values(v.domain_values, v.name)
-                if ev.bits is None:
+                if ev.bits < 0:
                     # too wide for a bit set: the interval keeps bounds only, so the
                     # listed values are enforced by a membership propagator
                     self.post_prop(Member(self.solver, ev, list(v.domain_values)))
@@ -306,12 +309,54 @@ class Compiler:
         """The exact pair of an expression, compiling every node below it once."""
         if not isinstance(root, Expr):
             return self.const_rat(root)  # type: ignore[arg-type]
-        for node in postorder(root):
+        for node in postorder(root, leaf=self._tabulated):
             if id(node) not in self.values:
                 self.values[id(node)] = self._node_value(node)
         return self.values[id(root)]
 
+    def _tabulated(self, node: Expr) -> bool:
+        """Whether node is compiled as one table over its variables (tabulate.py); the
+        rows are computed here and kept for _node_value."""
+        if id(node) in self.plans:
+            return True
+        if id(node) in self.values:
+            return False
+        variables = tabulable(node, lambda v: self.engine_vars[v.index].size())
+        if variables is None:
+            return False
+        evs = [self.engine_vars[v.index] for v in variables]
+        if any(ev.bits < 0 for ev in evs):
+            return False
+        rows = table_rows(node, variables, [ev.values_list() for ev in evs])
+        scale = 1
+        for _, value in rows:
+            if isinstance(value, Fraction):
+                scale = math.lcm(scale, value.denominator)
+        if scale > MAX_SCALE:
+            return False
+        self.plans[id(node)] = (evs, rows, scale)
+        return True
+
+    def _tabulate(self, node: Expr) -> Rat:
+        """A tabulated node: (vars..., value) rows, or, for fractional values,
+        (vars..., floor, scaled fraction) rows and the pair (scale*floor + fraction, scale)
+        (as `quotient` does)."""
+        evs, rows, scale = self.plans.pop(id(node))
+        if not rows:
+            raise Inconsistency
+        if scale == 1:
+            z = self.aux(min(v for _, v in rows), max(v for _, v in rows))  # type: ignore
+            self.post_table([*evs, z], [(*t, v) for t, v in rows])
+            return Lin.of(z), ONE
+        parts = [(t, math.floor(v), int((v - math.floor(v)) * scale)) for t, v in rows]
+        whole = self.aux(min(p[1] for p in parts), max(p[1] for p in parts))
+        frac = self.aux(0, scale - 1)
+        self.post_table([*evs, whole, frac], [(*t, w, f) for t, w, f in parts])
+        return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
+
     def _node_value(self, node: Expr) -> Rat:
+        if id(node) in self.plans:
+            return self._tabulate(node)
         if isinstance(node, Var):
             return Lin.of(self.engine_vars[node.index]), ONE
         if isinstance(node, Sum):
@@ -480,7 +525,7 @@ class Compiler:
                     raise Inconsistency
                 x.assign(-c // a)
             elif c % a == 0:
-                if x.bits is None and x.lo < -c // a < x.hi:
+                if x.bits < 0 and x.lo < -c // a < x.hi:
                     self.post_prop(LinearNe(s, coefs, xs, c))
                 else:
                     x.remove(-c // a)
@@ -597,7 +642,7 @@ class Compiler:
 
 
 def _enumerable(x: IntView, y: IntView, limit: int) -> bool:
-    return x.bits is not None and y.bits is not None and x.size() * y.size() <= limit
+    return x.bits >= 0 and y.bits >= 0 and x.size() * y.size() <= limit
 
 
 def _ceil(p: int, q: int) -> int:

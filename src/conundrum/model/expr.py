@@ -352,8 +352,9 @@ class BoolConst(Expr):
         self.value = bool(value)
 
 
-def postorder(root: object) -> Iterator[object]:
-    """Every node below root, children before parents, each distinct node once."""
+def postorder(root: object, leaf: Callable[[Expr], bool] | None = None) -> Iterator[Expr]:
+    """Every node below root, children before parents, each distinct node once. Nodes for
+    which `leaf(node)` is true are yielded without their children."""
     seen: set[int] = set()
     stack: list[tuple[object, bool]] = [(root, False)]
     while stack:
@@ -367,6 +368,8 @@ def postorder(root: object) -> Iterator[object]:
             continue
         seen.add(id(node))
         stack.append((node, True))
+        if leaf is not None and leaf(node):
+            continue
         for child in reversed(node.args):
             if isinstance(child, Expr) and id(child) not in seen:
                 stack.append((child, False))

@@ -27,9 +27,9 @@ Implementation notes shared by all of them:
 - Value elimination keeps the variables that are not yet processed in a sparse set (a list
   of positions and a trailed size): positions `[0, nfree)` are unprocessed, the others are
   fixed and their value was already removed from every unprocessed variable.
-- Bounds-only domains (`var.bits is None`) cannot lose interior values: a removal may be a
-  no-op, so a bounds-only variable that becomes fixed is checked against the values already
-  processed.
+- Bounds-only domains (`var.bits < 0`, see engine/var.py) cannot lose interior values: a
+  removal may be a no-op, so a bounds-only variable that becomes fixed is checked against
+  the values already processed.
 - No recursion anywhere: augmenting paths use an explicit queue, Tarjan uses an explicit
   call stack.
 """
@@ -57,20 +57,23 @@ def _no_hall_set(xs: list[IntView]) -> bool:
     unfixed domains have at most k values. Valid once the values of the fixed variables are
     eliminated (a Hall set may contain fixed variables, but then its unfixed part is a Hall
     set of what is left); a bounds-only domain keeps such values inside, so with one of
-    them the answer is False."""
-    sizes = []
+    them the answer is False. (Sizes are counted, not sorted: O(n).)"""
+    n = len(xs)
+    count = [0] * (n + 1)  # count[s]: unfixed domains of size s (s <= n)
+    unfixed = 0
     for x in xs:
         if x.lo != x.hi:
-            bits = x.bits
-            if bits is None:
+            if x.bits < 0:
                 return False
-            sizes.append(bits.bit_count())
-    sizes.sort()
-    k = 1
-    for size in sizes:
-        if size <= k:
+            unfixed += 1
+            size = x.card
+            if size <= n:
+                count[size] += 1
+    at_most = 0
+    for k in range(2, unfixed + 1):
+        at_most += count[k]
+        if at_most >= k:
             return False
-        k += 1
     return True
 
 
@@ -120,7 +123,7 @@ class _ValueElimination(Propagator):
                 order[i], order[nfree] = order[nfree], order[i]
                 if skip_zero and v == 0:
                     continue
-                if x.bits is None:
+                if x.bits < 0:
                     # An earlier removal of v from x may have been a no-op (interior value).
                     for p in range(nfree + 1, n):
                         if xs[order[p]].lo == v:
@@ -140,7 +143,7 @@ class _ValueElimination(Propagator):
         """Move the bounds of unfixed bounds-only domains past the values of fixed variables
         (their removal was a no-op while the value was interior)."""
         xs, order = self.xs, self.order
-        wide = [xs[order[p]] for p in range(nfree) if xs[order[p]].bits is None]
+        wide = [xs[order[p]] for p in range(nfree) if xs[order[p]].bits < 0]
         if not wide:
             return
         taken = {xs[order[p]].lo for p in range(nfree, self.n)}
@@ -163,7 +166,7 @@ class AllDifferentValue(_ValueElimination):
 
     def propagate(self) -> None:
         nfree = self._eliminate()
-        if nfree == 0 or (nfree == 1 and self.xs[self.order[0]].bits is not None):
+        if nfree == 0 or (nfree == 1 and self.xs[self.order[0]].bits >= 0):
             self.deactivate()
 
 
@@ -366,7 +369,8 @@ class AllDifferentDomain(_ValueElimination):
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver, xs)
-        self.hint: list[int | None] = [None] * self.n  # last matching: a hint, not trailed
+        # the last matching, as values: only a hint (checked before use), so not trailed
+        self.hint = [0] * self.n
 
     def post(self) -> None:
         for x in self.xs:
@@ -398,7 +402,7 @@ class AllDifferentDomain(_ValueElimination):
             x = xs[i]
             lo, hi = x.lo, x.hi
             bits = x.bits
-            if (hi - lo + 1 >= n) if bits is None else (bits.bit_count() >= nfree):
+            if x.card >= (n if bits < 0 else nfree):
                 wide.append(i)
                 continue
             if not small:
@@ -416,9 +420,7 @@ class AllDifferentDomain(_ValueElimination):
         hint = self.hint
         match = [-1] * m  # value bit of each graph variable, seeded from the last matching
         for k in range(m):
-            v = hint[small[k]]
-            if v is not None:
-                match[k] = v - off
+            match[k] = hint[small[k]] - off
         owner, matched = maximum_matching(doms, match)
         for k in range(m):
             hint[small[k]] = match[k] + off
@@ -436,7 +438,7 @@ class AllDifferentDomain(_ValueElimination):
         if forced and wide:
             for i in wide:
                 x = xs[i]
-                if x.bits is not None:
+                if x.bits >= 0:
                     x.remove_mask(off, forced)
                 else:
                     while x.lo <= top and x.lo >= off and (forced >> (x.lo - off)) & 1:
@@ -444,16 +446,19 @@ class AllDifferentDomain(_ValueElimination):
                     while x.hi >= off and x.hi <= top and (forced >> (x.hi - off)) & 1:
                         x.set_max(x.hi - 1)
 
-        if nfree == 1 and xs[order[0]].bits is not None:
+        if nfree == 1 and xs[order[0]].bits >= 0:
             self.deactivate()
 
 
-def maximum_matching(doms: list[int], match: list[int]) -> tuple[dict[int, int], int]:
+def maximum_matching(doms: list[int], match: list[int]) -> tuple[list[int], int]:
     """Repair `match` (a value bit per variable, or -1; a hint that may be stale) into a
     maximum matching that covers every variable, along shortest augmenting paths. Returns
-    (owner: value bit -> variable, the mask of matched values); Inconsistency when some
-    variable cannot be matched."""
-    owner: dict[int, int] = {}
+    (owner: value bit -> its variable or -1, the mask of matched values); Inconsistency
+    when some variable cannot be matched."""
+    union = 0
+    for dm in doms:
+        union |= dm
+    owner = [-1] * union.bit_length()
     matched = 0
     for k in range(len(doms)):
         b = match[k]
@@ -468,34 +473,10 @@ def maximum_matching(doms: list[int], match: list[int]) -> tuple[dict[int, int],
     return owner, matched
 
 
-def freeable_values(doms: list[int], match: list[int], matched: int) -> tuple[int, list[int]]:
-    """The values that some maximum matching leaves free: the free values, and the matched
-    value of each variable that can move to such a value (alternating paths from free
-    values). Returns (that mask, the variables that cannot reach a free value)."""
-    union = 0
-    for dm in doms:
-        union |= dm
-    fvals = union & ~matched
-    pending = list(range(len(doms)))
-    if fvals:
-        grew = True
-        while grew and pending:
-            grew = False
-            rest = []
-            for k in pending:
-                if doms[k] & fvals:
-                    fvals |= 1 << match[k]
-                    grew = True
-                else:
-                    rest.append(k)
-            pending = rest
-    return fvals, pending
-
-
-def _augment(root: int, doms: list[int], match: list[int], owner: dict[int, int],
+def _augment(root: int, doms: list[int], match: list[int], owner: list[int],
              matched: int) -> int:
     """Match `root` along a shortest augmenting path (BFS); return the matched mask."""
-    prev = {root: -1}
+    prev = [-1] * len(doms)
     queue = [root]
     seen = 0
     qi = 0
@@ -525,7 +506,31 @@ def _augment(root: int, doms: list[int], match: list[int], owner: dict[int, int]
     raise Inconsistency
 
 
-def scc_sets(nodes: list[int], doms: list[int], match: list[int], owner: dict[int, int],
+def freeable_values(doms: list[int], match: list[int], matched: int) -> tuple[int, list[int]]:
+    """The values that some maximum matching leaves free: the free values, and the matched
+    value of each variable that can move to such a value (alternating paths from free
+    values). Returns (that mask, the variables that cannot reach a free value)."""
+    union = 0
+    for dm in doms:
+        union |= dm
+    fvals = union & ~matched
+    pending = list(range(len(doms)))
+    if fvals:
+        grew = True
+        while grew and pending:
+            grew = False
+            rest = []
+            for k in pending:
+                if doms[k] & fvals:
+                    fvals |= 1 << match[k]
+                    grew = True
+                else:
+                    rest.append(k)
+            pending = rest
+    return fvals, pending
+
+
+def scc_sets(nodes: list[int], doms: list[int], match: list[int], owner: list[int],
              fvals: int, allowed: list[int]) -> None:
     """Components by forward/backward closure on bit sets; the default (see scc_tarjan).
 
@@ -535,7 +540,7 @@ def scc_sets(nodes: list[int], doms: list[int], match: list[int], owner: dict[in
     of all_different this does a few bit-set operations per node, where Tarjan does a
     few Python statements per edge (about 3x faster at 25 variables).
     """
-    succ = {}
+    succ = [0] * len(owner)  # value bit -> the values its owner can move to
     remaining = 0
     for k in nodes:
         b = match[k]
@@ -573,7 +578,7 @@ def scc_sets(nodes: list[int], doms: list[int], match: list[int], owner: dict[in
             allowed[owner[low.bit_length() - 1]] = vals
 
 
-def scc_tarjan(nodes: list[int], doms: list[int], match: list[int], owner: dict[int, int],
+def scc_tarjan(nodes: list[int], doms: list[int], match: list[int], owner: list[int],
                fvals: int, allowed: list[int]) -> None:
     """Tarjan with an explicit stack; allowed[y] = matched values of y's component
     plus the freeable ones. The reference implementation scc_sets is tested against."""

@@ -165,7 +165,7 @@ class BinaryFunction(Propagator):
                 raise Inconsistency
             z.assign(r)
             self.deactivate()
-        elif x.bits is not None and y.bits is not None and x.size() * y.size() <= ENUMERATION_LIMIT:
+        elif x.bits >= 0 and y.bits >= 0 and x.size() * y.size() <= ENUMERATION_LIMIT:
             self._enumerate()
         else:
             self.bounds(x, y, z)
@@ -221,7 +221,7 @@ class Abs(Propagator):
     def propagate(self) -> None:
         x, z = self.x, self.z
         z.set_min(0)
-        if x.bits is not None and z.bits is not None and x.size() <= ENUMERATION_LIMIT:
+        if x.bits >= 0 and z.bits >= 0 and x.size() <= ENUMERATION_LIMIT:
             zs = {abs(a) for a in x.values() if z.contains(abs(a))}
             if not zs:
                 raise Inconsistency
@@ -260,7 +260,7 @@ class Power(Propagator):
 
     def propagate(self) -> None:
         x, z, k = self.x, self.z, self.k
-        if x.bits is not None and x.size() <= ENUMERATION_LIMIT:
+        if x.bits >= 0 and x.size() <= ENUMERATION_LIMIT:
             zs = {a ** k for a in x.values() if z.contains(a ** k)}
             if not zs:
                 raise Inconsistency

@@ -32,7 +32,7 @@ class ElementConst(Propagator):
         self.idempotent = index.root is not result.root
         # bit of array[i] in the result's bit set (its base never changes), 0 if outside
         rbits: list[int] = []
-        if result.bits is not None:
+        if result.bits >= 0:
             base = result.base
             width = result.hi - base
             for v in self.array:
@@ -52,7 +52,7 @@ class ElementConst(Propagator):
 
     def propagate(self) -> None:
         index, result = self.index, self.result
-        if index.bits is not None and result.bits is not None:
+        if index.bits >= 0 and result.bits >= 0:
             rbits = self.rbits
             res = result.bits
             idx = index.mask(0, index.hi)  # bit i stands for position i
@@ -95,11 +95,11 @@ def _intersects(a: IntView, r: IntView) -> bool:
     hi = a.hi if a.hi < r.hi else r.hi
     if lo > hi:
         return False
-    if a.bits is None:
-        if r.bits is None:
+    if a.bits < 0:
+        if r.bits < 0:
             return True
         return r.mask(lo, hi) != 0
-    if r.bits is None:
+    if r.bits < 0:
         return a.mask(lo, hi) != 0
     return (a.mask(lo, hi) & r.mask(lo, hi)) != 0
 
@@ -111,7 +111,7 @@ def _equal(a: IntView, r: IntView) -> None:
         hi = a.hi if a.hi < r.hi else r.hi
         if lo > hi:
             raise Inconsistency
-        if a.bits is None and r.bits is None:
+        if a.bits < 0 and r.bits < 0:
             a.set_min(lo)
             a.set_max(hi)
             r.set_min(lo)
@@ -170,7 +170,7 @@ class ElementVar(Propagator):
     def _filter_index_and_result(self) -> None:
         index, result, array = self.index, self.result, self.array
         rlo, rhi = result.lo, result.hi
-        bitset_result = result.bits is not None
+        bitset_result = result.bits >= 0
         union = 0
         new_lo: int | None = None
         new_hi: int | None = None

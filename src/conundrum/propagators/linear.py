@@ -140,7 +140,7 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
         if g <= 1 or a % g == 0:
             continue
         x = free_x[j]
-        if x.bits is None or x.size() > MODULAR_SIZE_LIMIT:
+        if x.bits < 0 or x.size() > MODULAR_SIZE_LIMIT:
             continue
         keep = [v for v in x.values() if (a * v - r) % g == 0]
         if len(keep) != x.size():

@@ -26,7 +26,7 @@ class EqualOffset(Propagator):
         x, y, c = self.x, self.y, self.c
         while True:
             xb, yb = x.bits, y.bits
-            if xb is not None and yb is not None:
+            if xb >= 0 and yb >= 0:
                 # y's values shifted by c, aligned on x's base, and back
                 k = y.base + c - x.base
                 common = xb & (yb << k if k >= 0 else yb >> -k)
@@ -60,7 +60,7 @@ class Affine(Propagator):
 
     def propagate(self) -> None:
         z, a, x, c = self.z, self.a, self.x, self.c
-        if x.bits is not None and z.bits is not None:
+        if x.bits >= 0 and z.bits >= 0:
             zc = z.contains
             kept = [v for v in x.values() if zc(a * v + c)]
             if not kept:

@@ -10,7 +10,9 @@ Python ints as bit sets:
   keeps those of the remaining values, whichever is shorter);
 * filter: a value v of x_k stays iff `supports[k][v] & current` is not empty. The variable
   that alone caused the update needs no filtering (its remaining values kept their
-  supports).
+  supports). When fewer tuples are left than x_k has values (after an assignment, typically)
+  the supported values are collected from the remaining tuples instead, one OR per tuple
+  (`colbits[k][j]` is the bit of tuple j's value in x_k's bit set).
 
 Tuples with a value outside a domain are dropped when the propagator is posted (as are
 duplicates). Bounds-only variables only lose values at their bounds.
@@ -50,11 +52,14 @@ class Table(Propagator):
                 raise ValueError(f"table: tuple {t} does not have {arity} values")
         self.idempotent = len({id(x.root) for x in self.xs}) == arity
         self.current = RevInt(solver.trail, 0)
+        # per position, the domain as last seen: its bit set, or its lo (with last_hi)
         self.last: list[RevInt] = []
+        self.last_hi: list[RevInt] = []
         # per position: for bitset domains a list indexed by value - base; for bounds-only
         # domains the masks of the sorted values in `keys`
         self.sup: list[list[int]] = []
         self.keys: list[list[int]] = []
+        self.colbits: list[list[int]] = []
 
     def post(self) -> None:
         xs = self.xs
@@ -73,7 +78,7 @@ class Table(Propagator):
             by_value: dict[int, list[int]] = {}
             for j, t in enumerate(valid):
                 by_value.setdefault(t[k], []).append(j)
-            if x.bits is not None:
+            if x.bits >= 0:
                 base = x.base
                 sup = [0] * (x.hi - base + 1)
                 keep = 0
@@ -82,16 +87,19 @@ class Table(Propagator):
                     keep |= 1 << (v - base)
                 self.sup.append(sup)
                 self.keys.append([])
+                self.colbits.append([1 << (t[k] - base) for t in valid])
                 x.keep_mask(base, keep)
             else:
                 keys = sorted(by_value)
                 self.sup.append([_bitset(by_value[v], size) for v in keys])
                 self.keys.append(keys)
+                self.colbits.append([])
                 x.set_min(keys[0])
                 x.set_max(keys[-1])
         self.current.value = (1 << size) - 1
         for x in xs:
-            self.last.append(RevInt(trail, x.bits if x.bits is not None else (x.lo, x.hi)))
+            self.last.append(RevInt(trail, x.bits if x.bits >= 0 else x.lo))
+            self.last_hi.append(RevInt(trail, x.hi))
         for x in xs:
             x.subscribe(self, DOMAIN)
         self._check_entailed()
@@ -110,13 +118,13 @@ class Table(Propagator):
             cell = last[k]
             sup = sups[k]
             bits = x.bits
-            if bits is not None:
+            if bits >= 0:
                 old = cell.value
                 if bits == old:
                     continue
                 removed = old & ~bits
                 m = 0
-                if removed.bit_count() <= bits.bit_count():
+                if removed.bit_count() <= x.card:
                     while removed:
                         low = removed & -removed
                         removed ^= low
@@ -132,14 +140,15 @@ class Table(Propagator):
                 cell.set(bits)
             else:
                 lo, hi = x.lo, x.hi
-                if cell.value == (lo, hi):
+                if cell.value == lo and self.last_hi[k].value == hi:
                     continue
                 keys = self.keys[k]
                 m = 0
                 for i in range(bisect_left(keys, lo), bisect_right(keys, hi)):
                     m |= sup[i]
                 curr &= m
-                cell.set((lo, hi))
+                cell.set(lo)
+                self.last_hi[k].set(hi)
             nchanged += 1
             changed = k
         if curr == orig:
@@ -148,24 +157,37 @@ class Table(Propagator):
             raise Inconsistency
         self.current.set(curr)
         # ---- filter the domains
+        ncurr = curr.bit_count()
         for k in range(len(xs)):
             x = xs[k]
             if x.lo == x.hi or (nchanged == 1 and k == changed):
                 continue
-            sup = sups[k]
             bits = x.bits
-            if bits is not None:
-                rm = 0
-                rest = bits
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    if not sup[low.bit_length() - 1] & curr:
-                        rm |= low
+            if bits >= 0:
+                if ncurr < x.card:
+                    # few tuples left: the values they use, one OR per tuple
+                    colbits = self.colbits[k]
+                    used = 0
+                    rest = curr
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        used |= colbits[low.bit_length() - 1]
+                    rm = bits & ~used
+                else:
+                    sup = sups[k]
+                    rm = 0
+                    rest = bits
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        if not sup[low.bit_length() - 1] & curr:
+                            rm |= low
                 if rm:
                     x.remove_mask(x.base, rm)
                     last[k].set(x.bits)
             else:
+                sup = sups[k]
                 keys = self.keys[k]
                 lo, hi = x.lo, x.hi
                 i = bisect_left(keys, lo)
@@ -177,7 +199,8 @@ class Table(Propagator):
                 if keys[i] != lo or keys[j] != hi:
                     x.set_min(keys[i])
                     x.set_max(keys[j])
-                    last[k].set((x.lo, x.hi))
+                    last[k].set(x.lo)
+                    self.last_hi[k].set(x.hi)
         self._check_entailed()
 
     def _check_entailed(self) -> None:

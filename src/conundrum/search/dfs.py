@@ -169,7 +169,7 @@ class _Runner:
                 return None
             decisions = ((EQ, x.lo), (NE, x.lo))
         kind, v = decisions[0]
-        if kind == EQ and x.bits is None and x.lo < v < x.hi:
+        if kind == EQ and x.bits < 0 and x.lo < v < x.hi:
             # a bounds-only domain cannot drop an interior value: split around it
             decisions = ((EQ, v), (LE, v - 1), (GT, v))
         return x, decisions

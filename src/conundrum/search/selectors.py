@@ -32,8 +32,7 @@ ValueSelect = Callable[[IntVar], tuple[Decision, ...]]
 
 
 def _size(x: IntVar) -> int:
-    bits = x.bits
-    return x.hi - x.lo + 1 if bits is None else bits.bit_count()
+    return x.card
 
 
 def _regret(x: IntVar) -> int:
@@ -55,11 +54,8 @@ def first_fail(xs: list[IntVar]) -> IntVar | None:
     best = None
     best_size = 0
     for x in xs:
-        lo = x.lo
-        hi = x.hi
-        if lo != hi:
-            bits = x.bits
-            size = hi - lo + 1 if bits is None else bits.bit_count()
+        if x.lo != x.hi:
+            size = x.card
             if best is None or size < best_size:
                 if size == 2:
                     return x
@@ -121,14 +117,14 @@ def make_var_select(name: str) -> VarSelect:
 def _middle_value(x: IntVar) -> int:
     """The value nearest the middle of the bounds, the smaller on a tie (ECLiPSe
     indomain_middle)."""
-    if x.bits is None:
+    if x.bits < 0:
         return (x.lo + x.hi) // 2
     mid2 = x.lo + x.hi  # twice the middle, to stay in integers
     return min(x.values(), key=lambda v: (abs(2 * v - mid2), v))
 
 
 def _median_value(x: IntVar) -> int:
-    if x.bits is None:
+    if x.bits < 0:
         return (x.lo + x.hi) // 2
     values = x.values_list()
     return values[(len(values) - 1) // 2]
@@ -160,7 +156,7 @@ def make_value_select(name: str, seed: int = 0) -> ValueSelect:
         rng = random.Random(seed)
 
         def pick(x: IntVar) -> tuple[Decision, ...]:
-            if x.bits is None:
+            if x.bits < 0:
                 v = rng.randint(x.lo, x.hi)
                 if not x.contains(v):
                     v = x.lo

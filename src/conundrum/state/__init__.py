@@ -1,5 +1,5 @@
 """Reversible state: the trail that undoes changes on backtracking. Knows nothing of constraints."""
 
-from conundrum.state.trail import RevInt, Trail
+from conundrum.state.trail import Reversible, RevInt, Trail
 
-__all__ = ["RevInt", "Trail"]
+__all__ = ["RevInt", "Reversible", "Trail"]

@@ -1,25 +1,35 @@
 """The trail: exact undo of reversible state, MiniCP style.
 
-A reversible object saves its old state at most once per search level: it remembers the
-`stamp` of the level in which it last saved, and the trail hands out a fresh stamp every
-time a level is opened or restarted, so a stamp is never reused.
-
-Each trail entry is a tuple whose first item is the object; undo calls `obj.restore(entry)`
-on the entries of the level, newest first.
+A reversible object keeps the history of its own old states and saves at most once per
+search level: it remembers the `stamp` of the level in which it last saved, and the trail
+hands out a fresh stamp every time a level is opened or restarted, so a stamp is never
+reused. The trail itself only lists, in order, the objects that saved; undoing a level calls
+`restore()` on each of them, newest first, and each pops its own last saved state.
+(Keeping the old values with their owner, rather than as a tuple per trail entry, means a
+save allocates nothing: this runs at every domain change.)
 """
 
 from __future__ import annotations
 
-from typing import Any
+
+class Reversible:
+    """An object the trail can restore: it pushed its old state on its own history and
+    itself on the trail, and `restore` pops that state back."""
+
+    __slots__ = ()
+
+    def restore(self) -> None:
+        """Undo the last saved change (called by the trail)."""
+        raise NotImplementedError
 
 
 class Trail:
-    """A stack of saved states with level marks."""
+    """A stack of saved objects with level marks."""
 
     __slots__ = ("entries", "marks", "stamp", "next_stamp")
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, ...]] = []
+        self.entries: list[Reversible] = []
         self.marks: list[int] = []
         self.stamp = 0
         self.next_stamp = 1
@@ -39,8 +49,7 @@ class Trail:
         """Restore every entry above `mark`, newest first."""
         entries = self.entries
         while len(entries) > mark:
-            entry = entries.pop()
-            entry[0].restore(entry)
+            entries.pop().restore()
 
     def restart_level(self) -> None:
         """Undo the changes of the current level but keep it open."""
@@ -55,25 +64,27 @@ class Trail:
         self.next_stamp += 1
 
 
-class RevInt:
-    """A reversible cell holding an int (or any immutable value)."""
+class RevInt(Reversible):
+    """A reversible integer cell."""
 
-    __slots__ = ("trail", "value", "stamp")
+    __slots__ = ("trail", "value", "stamp", "saved")
 
-    def __init__(self, trail: Trail, value: Any) -> None:
+    def __init__(self, trail: Trail, value: int) -> None:
         self.trail = trail
         self.value = value
         self.stamp = -1
+        self.saved: list[int] = []
 
-    def set(self, value: Any) -> None:
+    def set(self, value: int) -> None:
         """Set the value, saving the old one once per level."""
         trail = self.trail
         if self.stamp != trail.stamp:
-            trail.entries.append((self, self.value))
+            self.saved.append(self.value)
+            trail.entries.append(self)
             self.stamp = trail.stamp
         self.value = value
 
-    def restore(self, entry: tuple[Any, ...]) -> None:
+    def restore(self) -> None:
         """Undo one saved change (called by the trail)."""
-        self.value = entry[1]
+        self.value = self.saved.pop()
         self.stamp = -1
