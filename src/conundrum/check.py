@@ -8,6 +8,7 @@ assignment invalid.
 
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 
 from conundrum.model.expr import (
@@ -26,6 +27,7 @@ from conundrum.model.expr import (
     Var,
     postorder,
 )
+from conundrum.model.globals import AllDifferent
 
 
 class Undefined(Exception):
@@ -38,14 +40,8 @@ def _num(x: int | Fraction) -> int | Fraction:
     return x
 
 
-_RELATIONS = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
+_RELATIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+              ">": operator.gt, ">=": operator.ge}
 
 
 def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
@@ -255,65 +251,94 @@ class _Writer:
 
 
 class Checker:
-    """The independent check of every reported solution, compiled once per search:
+    """The independent check of every reported solution, prepared once per search:
     `checker(values)` takes the values of `variables` in order and raises AssertionError
-    naming the first violated constraint or domain (a bug, never an answer)."""
+    naming the first violated constraint or domain (a bug, never an answer).
+
+    Domains and the commonest constraints (a relation between two variables or constants,
+    all_different of variables) are checked from data; every other constraint is written out
+    as straight-line Python and compiled (Python's compiler costs some 50 us a line, which a
+    model of many simple constraints would pay for nothing)."""
 
     def __init__(self, variables: list[Var], constraints: list) -> None:
         self.variables = variables
         self.constraints = constraints
         position = {x.index: i for i, x in enumerate(variables)}
+        # domains: (position, lo, hi) for gap-free ones, (position, set) for value lists
+        self.ranges = [(i, x.lo, x.hi) for i, x in enumerate(variables)
+                       if x.domain_values is None]
+        self.sets = [(i, frozenset(x.domain_values)) for i, x in enumerate(variables)
+                     if x.domain_values is not None]
+        # simple constraints as data: (k, op, position or -1, constant, position or -1, ...)
+        self.relations: list[tuple] = []
+        self.distinct: list[tuple[int, tuple[int, ...]]] = []
+        complex_ones = []
+        for k, c in enumerate(constraints):
+            if isinstance(c, Rel) and all(not isinstance(a, Expr) or isinstance(a, Var)
+                                          for a in c.args):
+                (ia, ca), (ib, cb) = (_operand(a, position) for a in c.args)
+                self.relations.append((k, _RELATIONS[c.op], ia, ca, ib, cb))
+            elif isinstance(c, AllDifferent) and all(isinstance(a, Var) for a in c.args):
+                self.distinct.append((k, tuple(position[a.index] for a in c.args)))
+            else:
+                complex_ones.append(k)
+        # the others: chunk j is a function returning the position of the first false
+        # constraint in it, or -1; `at[0]` says which one was being evaluated
         self.consts: list = []
         namespace = {"K": self.consts, "_div": _div, "_floordiv": _floordiv, "_mod": _mod,
                      "_exact_div": _exact_div, "_element": _element}
-        source = []
-        # domains: one test per variable with a gap-free domain, a set lookup otherwise
-        w = _Writer(position, self.consts)
-        w.lines.append("def domains(v):")
-        for i, x in enumerate(variables):
-            if x.domain_values is not None:
-                w.consts.append(frozenset(x.domain_values))
-                w.lines.append(f"    if v[{i}] not in K[{len(w.consts) - 1}]: return {i}")
-            else:
-                w.lines.append(f"    if not ({w.const(x.lo)} <= v[{i}] <= {w.const(x.hi)}): "
-                               f"return {i}")
-        w.lines.append("    return -1")
-        source += w.lines
-        # constraints: chunk j is a function returning the position of the first false
-        # constraint in it, or -1; `at[0]` says which one was being evaluated
-        self.chunks = 0
-        for start in range(0, len(constraints), _CHUNK):
+        source: list[str] = []
+        chunks = 0
+        for start in range(0, len(complex_ones), _CHUNK):
             w = _Writer(position, self.consts)
-            w.lines.append(f"def chunk{self.chunks}(v, at):")
-            for k in range(start, min(start + _CHUNK, len(constraints))):
+            w.lines.append(f"def chunk{chunks}(v, at):")
+            for k in complex_ones[start:start + _CHUNK]:
                 w.lines.append(f"    at[0] = {k}")
                 value = w.node(constraints[k])
                 w.lines.append(f"    if {value} != 1: return {k}")
             w.lines.append("    return -1")
             source += w.lines
-            self.chunks += 1
-        exec(compile("\n".join(source), "<conundrum checker>", "exec"), namespace)
-        self._domains = namespace["domains"]
-        self._chunks = [namespace[f"chunk{j}"] for j in range(self.chunks)]
+            chunks += 1
+        if source:
+            exec(compile("\n".join(source), "<conundrum checker>", "exec"), namespace)
+        self._chunks = [namespace[f"chunk{j}"] for j in range(chunks)]
 
     def __call__(self, values: list[int]) -> None:
-        bad = self._domains(values)
-        if bad >= 0:
-            x = self.variables[bad]
-            raise AssertionError(f"internal error: {x.name}={values[bad]} is outside "
-                                 "its domain; please report this bug")
+        for i, lo, hi in self.ranges:
+            if not lo <= values[i] <= hi:
+                self._outside(i, values)
+        for i, allowed in self.sets:
+            if values[i] not in allowed:
+                self._outside(i, values)
+        for k, op, ia, ca, ib, cb in self.relations:
+            if not op(values[ia] if ia >= 0 else ca, values[ib] if ib >= 0 else cb):
+                self._violated(k, "false")
+        for k, positions in self.distinct:
+            if len({values[i] for i in positions}) != len(positions):
+                self._violated(k, "false")
         at = [0]
         for chunk in self._chunks:
             try:
                 bad = chunk(values, at)
             except Undefined as e:
-                bad, reason = at[0], str(e)
-            else:
-                reason = "false"
+                self._violated(at[0], str(e))
             if bad >= 0:
-                raise AssertionError(f"internal error: a reported solution violates "
-                                     f"{self.constraints[bad]!r} ({reason}); please report "
-                                     "this bug")
+                self._violated(bad, "false")
+
+    def _outside(self, i: int, values: list[int]) -> None:
+        raise AssertionError(f"internal error: {self.variables[i].name}={values[i]} is outside "
+                             "its domain; please report this bug")
+
+    def _violated(self, k: int, reason: str) -> None:
+        raise AssertionError(f"internal error: a reported solution violates "
+                             f"{self.constraints[k]!r} ({reason}); please report this bug")
+
+
+def _operand(a: object, position: dict[int, int]) -> tuple[int, object]:
+    """(position of a variable, None) or (-1, the constant)."""
+    if isinstance(a, Var):
+        return position[a.index], None
+    return -1, a
 
 
 def check_solution(variables: list[Var], constraints: list, assignment: dict[int, int]) -> None:

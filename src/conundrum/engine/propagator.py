@@ -16,6 +16,8 @@ Contributor checklist (read before writing a propagator):
    search does (e.g. a matching used as a hint).
 6. `priority`: 0 cheap (binary, reified, value elimination), 1 linear, 2 expensive globals.
    Set it as a class attribute (the queue is chosen when the propagator is made).
+   `makes_holes = False` (class or instance attribute) says that it only ever moves bounds:
+   a variable watched only by such propagators needs no bit set (see IntVar.drop_bits).
 7. Propagators see variables through `IntView` (engine/var.py): an `IntVar` or an
    `OffsetView` of one. Two of the views may share a variable (`x.root`): a propagator
    whose own changes can then wake it usefully must not be idempotent.
@@ -40,6 +42,7 @@ class Propagator(Reversible):
 
     priority = 1
     idempotent = False
+    makes_holes = True  # may remove values inside a domain (see the checklist)
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver

@@ -433,6 +433,22 @@ class IntVar(IntView):
         base = self.base
         self._set_bits(self.bits & mask_of(v - base for v in values if lo <= v <= hi))
 
+    def drop_bits(self) -> bool:
+        """Keep bounds only from now on, if that loses nothing: the domain has no hole and
+        no propagator watching it can make one (`makes_holes`). Bit sets wider than a
+        machine word are slow big integers, and a variable that only ever moves its
+        bounds (a Golomb mark, a sum) does not need one. Returns True if dropped."""
+        bits = self.bits
+        if bits < 0 or self.card != self.hi - self.lo + 1:
+            return False
+        for p in self.wake_fix:
+            if p.makes_holes:
+                return False
+        self.bits = -1
+        for w in self.mirrors:
+            w.bits = -1
+        return True
+
     # ----------------------------------------------------------------- events
     def subscribe(self, prop: Propagator, event: int) -> None:
         """Wake `prop` on `event` (events.FIX, BOUNDS or DOMAIN) of this variable."""

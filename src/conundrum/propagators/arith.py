@@ -294,6 +294,7 @@ class MinMax(Propagator):
     """z = min(xs) (or max(xs) with is_max), bounds consistent."""
 
     priority = 1
+    makes_holes = False
 
     def __init__(self, solver: Solver, xs: list[IntView], z: IntView, is_max: bool) -> None:
         super().__init__(solver)

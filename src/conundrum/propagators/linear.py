@@ -245,6 +245,7 @@ class LinearLe(_Terms):
 
     priority = 1
     idempotent = True  # one pass is a fixpoint: bounds only shrink towards the slack
+    makes_holes = False
 
     def post(self) -> None:
         for x in self.xs:
@@ -266,6 +267,7 @@ class LinearEq(_Terms):
     def __init__(self, solver: Solver, coefs: list[int], xs: list[IntView], c: int) -> None:
         super().__init__(solver, coefs, xs, c)
         self.modular = can_use_divisibility(coefs)
+        self.makes_holes = self.modular  # only divisibility reasoning removes inner values
 
     def post(self) -> None:
         for x in self.xs:

@@ -31,6 +31,7 @@ class ReifiedLinear(Propagator):
         self.b, self.rel, self.coefs, self.xs, self.c = b, rel, coefs, xs, c
         # sum + c > 0  <=>  -sum - c + 1 <= 0
         self.neg_coefs = [-a for a in coefs]
+        self.makes_holes = rel != "le"  # == and != remove single values
 
     def post(self) -> None:
         for x in self.xs:
