@@ -762,3 +762,22 @@ def test_wide_product_with_negative_factor_spanning_zero():
                 if a * b == -2 * 10**9 and -10**9 <= a <= 10**9]
     assert len(expected) == 2
     _check(m, [x, y], expected, 20)
+
+
+# ------------------------------------------------ compiler: views of one variable
+
+
+def test_product_of_a_variable_and_its_offset_view_counts_each_solution_once():
+    """x * (x + 2) tabulates two views of one variable: before the table merged them by
+    variable, compact-table saw two columns and deactivated itself with a stale row, so
+    the search reported x = 2 twice."""
+    m = cn.Model()
+    x = m.int_var(-1, 2, "x")
+    m += x * (x + 2) >= 6
+    assert [s[x] for s in m.solutions()] == [2]
+    m = cn.Model()
+    x = m.int_var(-1, 2, "x")
+    y = m.int_var(-2, 4, "y")
+    m += y == x + 2
+    m += x * y >= 6
+    assert [(s[x], s[y]) for s in m.solutions()] == [(2, 4)]

@@ -140,21 +140,23 @@ class Compiler:
     def post_prop(self, prop) -> None:
         self.solver.post(prop)
 
-    def post_table(self, xs: list[IntVar], rows: list[tuple]) -> None:
-        """Post a table, first merging repeated variables: a row survives only if its
-        repeated columns agree (compact-table assumes distinct variables)."""
+    def post_table(self, xs: list[IntView], rows: list[tuple]) -> None:
+        """Post a table, first merging the columns of one variable (views x + c of it
+        included): a row survives only if those columns agree (compact-table assumes
+        distinct variables: filtering one view changes the other behind its back)."""
         first: dict[IntVar, int] = {}
         keep = []
-        same = []
+        same = []  # (i, j, c): column j is column i's variable shifted by c
         for j, x in enumerate(xs):
-            if x in first:
-                same.append((first[x], j))
+            i = first.get(x.root)
+            if i is not None:
+                same.append((i, j, x.offset - xs[i].offset))
             else:
-                first[x] = j
+                first[x.root] = j
                 keep.append(j)
         if same:
-            rows = list(dict.fromkeys(
-                tuple(r[j] for j in keep) for r in rows if all(r[i] == r[j] for i, j in same)))
+            rows = list(dict.fromkeys(tuple(r[j] for j in keep) for r in rows
+                                      if all(r[j] - r[i] == c for i, j, c in same)))
             xs = [xs[j] for j in keep]
         self.post_prop(TableProp(self.solver, xs, rows))
 
