@@ -781,3 +781,43 @@ def test_product_of_a_variable_and_its_offset_view_counts_each_solution_once():
     m += y == x + 2
     m += x * y >= 6
     assert [(s[x], s[y]) for s in m.solutions()] == [(2, 4)]
+
+
+def test_product_of_offset_views_is_solved_by_square_roots():
+    """x*(x+1) == 10**12 + 10**6 (a triangular number): the two factors view one variable,
+    so the propagator solves the quadratic instead of trading bounds between them."""
+    m = cn.Model()
+    x = m.int_var(-10**7, 10**7, "x")
+    m += x * (x + 1) == 10**12 + 10**6
+    _check(m, [x], [(-10**6 - 1,), (10**6,)], 10)
+
+
+@settings(max_examples=100, deadline=None)
+@given(d=st.integers(-5, 5), specs=st.tuples(arg_spec(True), small_dom(-12, 40)),
+       enumerate_small=st.booleans())
+def test_product_of_views_of_one_variable(d, specs, enumerate_small):
+    """z = x * (x + d) at the engine level, both by enumeration (pairs (a, a + d) only: domain
+    consistent) and by square roots, against brute force over x."""
+    s, (x, z) = build(list(specs))
+    y = x.view(d)
+    reps = sorted(base_reps(x) | {v for v in range(-20, 21) if x.contains(v)}
+                  if x.bits is None else x.values_list())
+    sols = sorted((a, a * (a + d)) for a in reps if z.contains(a * (a + d)))
+    limit = 1024 if enumerate_small else 0
+    try:
+        s.post(BinaryFunction(s, "*", x, y, z, limit=limit))
+        s.fix_point()
+    except Inconsistency:
+        assert not sols
+        return
+    for a, c in sols:
+        assert x.contains(a) and z.contains(c)
+    if x.bits is not None and enumerate_small:
+        assert x.values_list() == [a for a, _ in sols]
+        assert z.values_list() == sorted({c for _, c in sols})
+    else:  # bounds(Z): both bounds of x and of z are values of a solution over x's range
+        roots = [a for a in range(x.lo, x.hi + 1) if z.lo <= a * (a + d) <= z.hi]
+        assert x.lo in roots and x.hi in roots
+        if x.bits is not None:
+            values = {a * (a + d) for a in x.values()}
+            assert z.lo in values and z.hi in values

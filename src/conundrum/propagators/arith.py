@@ -198,9 +198,48 @@ def _factor_bounds(a: IntView, b: IntView, z: IntView, b_nonzero: bool) -> None:
     keep_union(a, l1, h1, l2, h2)
 
 
+def _quadratic_range(lo: int, hi: int, d: int) -> tuple[int, int]:
+    """Least and greatest v*(v+d) over the integers v in lo..hi (lo <= hi)."""
+    # a convex parabola: greatest at an end, least at the integer nearest its vertex -d/2
+    c1 = min(max((-d) // 2, lo), hi)
+    c2 = min(max(-(d // 2), lo), hi)
+    return min(c1 * (c1 + d), c2 * (c2 + d)), max(lo * (lo + d), hi * (hi + d))
+
+
+def _shared_product_bounds(x: IntView, y: IntView, z: IntView) -> None:
+    """z = x*y where y = x + d views the same variable: z = x*(x+d), and (2x+d)**2 =
+    4z + d*d gives x from integer square roots, with the excluded middle, exactly.
+    (Bounds exchanged between the two views would converge one unit per round.)"""
+    d = y.offset - x.offset
+    z.set_bounds(*_quadratic_range(x.lo, x.hi, d))
+    top = 4 * z.hi + d * d
+    if top < 0:
+        raise Inconsistency
+    s_hi = iroot(top, 2)  # |2x + d| <= s_hi
+    s_lo = iroot_ceil(max(4 * z.lo + d * d, 0), 2)  # |2x + d| >= s_lo
+    l1, h1 = _ceil_div(-s_hi - d, 2), (-s_lo - d) // 2
+    l2, h2 = _ceil_div(s_lo - d, 2), (s_hi - d) // 2
+    keep_union(x, l1, h1, l2, h2)
+    # z from the values of x left on either side of the middle
+    zlo: int | None = None
+    zhi: int | None = None
+    for a, b in ((max(l1, x.lo), min(h1, x.hi)), (max(l2, x.lo), min(h2, x.hi))):
+        if a <= b:
+            lo, hi = _quadratic_range(a, b, d)
+            zlo = lo if zlo is None or lo < zlo else zlo
+            zhi = hi if zhi is None or hi > zhi else zhi
+    if zlo is None or zhi is None:
+        raise Inconsistency
+    z.set_bounds(zlo, zhi)
+
+
 def times_bounds(x: IntView, y: IntView, z: IntView) -> None:
     """Interval reasoning for z = x*y: z from the corner products; x from z / y and y from
-    z / x (with x fixed this is the linear z = c*y, solved exactly both ways)."""
+    z / x (with x fixed this is the linear z = c*y, solved exactly both ways). Two views
+    of one variable make a quadratic, solved by square roots."""
+    if x.root is y.root:
+        _shared_product_bounds(x, y, z)
+        return
     _product_bounds(x, y, z)
     _factor_bounds(x, y, z, False)
     _factor_bounds(y, x, z, False)
@@ -415,16 +454,19 @@ class BinaryFunction(Propagator):
             self.bounds(x, y, z)
 
     def _enumerate(self) -> None:
-        """Keep the values of x, y and z that take part in some z = f(x, y)."""
+        """Keep the values of x, y and z that take part in some z = f(x, y) (only the
+        pairs (a, a + d) when y = x + d views the same variable)."""
         x, y, z = self.x, self.y, self.z
         f = self.f
         zs = set()
         xs_ok = set()
         ys_ok = set()
+        shared = x.root is y.root
+        d = y.offset - x.offset
         yvals = y.values_list()
         zcontains = z.contains
         for a in x.values():
-            for b in yvals:
+            for b in ((a + d,) if shared else yvals):
                 r = f(a, b)
                 if r is not None and zcontains(r):
                     zs.add(r)
