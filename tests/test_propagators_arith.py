@@ -722,6 +722,15 @@ def test_abs_of_very_wide_variable():
     _check(m, [x], [(-10**18,), (10**18,)], 10)
 
 
+def test_product_of_equal_variables():
+    m = cn.Model()
+    x = m.int_var(0, 10**10, "x")
+    y = m.int_var(0, 10**10, "y")
+    m += x * y == 10**18
+    m += x == y
+    _check(m, [x, y], [(10**9, 10**9)], 10)
+
+
 def test_mod_and_floor_div_by_the_same_constant_pin_x():
     m = cn.Model()
     x = m.int_var(0, 10**12, "x")
@@ -764,7 +773,7 @@ def test_wide_product_with_negative_factor_spanning_zero():
     _check(m, [x, y], expected, 20)
 
 
-# ------------------------------------------------ compiler: views of one variable
+# ------------------------------------------- compiler: merged equalities, shared columns
 
 
 def test_product_of_a_variable_and_its_offset_view_counts_each_solution_once():
@@ -781,6 +790,68 @@ def test_product_of_a_variable_and_its_offset_view_counts_each_solution_once():
     m += y == x + 2
     m += x * y >= 6
     assert [(s[x], s[y]) for s in m.solutions()] == [(2, 4)]
+
+
+@st.composite
+def equality_model(draw):
+    """2-5 variables on small ranges, 1-4 equalities x_i == x_j + c written in several
+    forms (some contradictory), and a product or a comparison over them."""
+    n = draw(st.integers(2, 5))
+    doms = [(draw(st.integers(-4, 0)), draw(st.integers(0, 4))) for _ in range(n)]
+    eqs = [(draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1)), draw(st.integers(-2, 2)),
+            draw(st.integers(0, 3))) for _ in range(draw(st.integers(1, 4)))]
+    a, b = draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))
+    k = draw(st.integers(-6, 6))
+    op = draw(st.sampled_from(["*", "//", "-"]))
+    return doms, eqs, (a, b, k, op)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=equality_model())
+def test_merged_equalities_match_brute_force(case):
+    """Top-level x == y + c merges the two variables in the compiler: the solutions (each
+    once) are those of brute force, whatever the form and order of the equalities."""
+    doms, eqs, (a, b, k, op) = case
+    m = cn.Model()
+    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
+    for i, j, c, form in eqs:
+        if form == 0:
+            m += xs[i] == xs[j] + c
+        elif form == 1:
+            m += xs[j] + c == xs[i]
+        elif form == 2:
+            m += (xs[i] == xs[j] + c) & (xs[a] != 9)
+        else:
+            m += xs[i] - xs[j] == c  # not merged (a two-variable sum): still correct
+    f = {"*": lambda u, v: u * v, "//": lambda u, v: u // v if v else None,
+         "-": lambda u, v: u - v}[op]
+    expr = {"*": xs[a] * xs[b], "//": xs[a] // xs[b], "-": xs[a] - xs[b]}[op]
+    m += expr >= k
+
+    def holds(t):
+        r = f(t[a], t[b])
+        return r is not None and r >= k and all(t[i] == t[j] + c for i, j, c, _ in eqs)
+
+    expected = sorted(t for t in _product([range(lo, hi + 1) for lo, hi in doms]) if holds(t))
+    got = [tuple(s[v] for v in xs) for s in m.solutions()]
+    assert sorted(got) == expected
+    assert len(set(got)) == len(got)
+
+
+def test_long_chain_of_equalities_compiles_to_one_variable():
+    """x0 == x1 + 1, x1 == x2 + 1, ...: merged into one variable, so the product of the
+    two ends is the quadratic x*(x - n + 1), settled by square roots without search."""
+    n = 500
+    m = cn.Model()
+    xs = [m.int_var(-10**9, 10**9, f"x{i}") for i in range(n)]
+    for i in range(n - 1, 0, -1):
+        m += xs[i - 1] == xs[i] + 1
+    m += xs[0] * xs[n - 1] == (10**6 + n - 1) * 10**6
+    m += xs[n - 1] >= 0
+    start = time.perf_counter()
+    sol = m.solve()
+    assert sol is not None and sol[xs[n - 1]] == 10**6 and sol[xs[0]] == 10**6 + n - 1
+    assert m.stats.nodes <= 2 and time.perf_counter() - start < 5
 
 
 def test_product_of_offset_views_is_solved_by_square_roots():
