@@ -136,28 +136,75 @@ class Compiler:
                 ev = self.solver.int_var(v.lo, v.hi, v.name)
             self.engine_vars.append(ev)
         self.decision_count = len(self.engine_vars)
+        # variable index -> (engine variable, offset) it is compiled as (see _merge_equal)
+        self.alias: dict[int, tuple[IntVar, int]] = {}
+        self._merge_equal(constraints)
         for c in constraints:
             self.post(c)
+
+    def _merge_equal(self, constraints: list[Expr]) -> None:
+        """Compile the variables related by top-level equalities x == y + c as one engine
+        variable (plus offsets), each other one kept equal to it by an EqualOffset.
+
+        A non-linear constraint then sees a repeated variable: x*y with x == y becomes x**2,
+        whose roots settle it at once, where two propagators exchanging rounded bounds
+        would move them about one unit per round. The equalities themselves compile to
+        constants (0 == 0)."""
+        parent: dict[int, tuple[int, int]] = {}  # i -> (j, c): x_i == x_j + c
+        stack: list[object] = list(constraints)
+        while stack:
+            c = stack.pop()
+            if isinstance(c, BoolOp) and c.op == "and":
+                stack.extend(c.args)
+                continue
+            if not (isinstance(c, Rel) and c.op == "=="):
+                continue
+            a, b = _var_offset(c.args[0]), _var_offset(c.args[1])
+            if a is None or b is None:
+                continue
+            (ra, oa), (rb, ob) = _find(parent, a[0]), _find(parent, b[0])
+            if ra == rb:
+                continue  # already merged: posting the constraint checks its offsets
+            # x_a + a1 == x_b + b1 with x_a = x_ra + oa and x_b = x_rb + ob
+            if ra < rb:
+                parent[rb] = (ra, oa + a[1] - ob - b[1])
+            else:
+                parent[ra] = (rb, ob + b[1] - oa - a[1])
+        for i in sorted(parent):
+            r, offset = _find(parent, i)
+            root = self.engine_vars[r]
+            self.alias[i] = (root, offset)
+            self.post_prop(EqualOffset(self.solver, self.engine_vars[i], root, offset))
+
+    def var_lin(self, index: int) -> Lin:
+        """The linear form a model variable compiles to (its own engine variable, or the
+        one it was merged with plus an offset)."""
+        merged = self.alias.get(index)
+        if merged is None:
+            return Lin.of(self.engine_vars[index])
+        return Lin({merged[0]: 1}, merged[1])
 
     # ----------------------------------------------------------- helpers
     def post_prop(self, prop) -> None:
         self.solver.post(prop)
 
     def post_table(self, xs: list[IntView], rows: list[tuple]) -> None:
-        """Post a table, first merging repeated variables: a row survives only if its
-        repeated columns agree (compact-table assumes distinct variables)."""
-        first: dict[IntView, int] = {}
+        """Post a table, first merging the columns of one variable (views x + c of it
+        included): a row survives only if those columns agree (compact-table assumes
+        distinct variables: filtering one view changes the other behind its back)."""
+        first: dict[IntVar, int] = {}
         keep = []
-        same = []
+        same = []  # (i, j, c): column j is column i's variable shifted by c
         for j, x in enumerate(xs):
-            if x in first:
-                same.append((first[x], j))
+            i = first.get(x.root)
+            if i is not None:
+                same.append((i, j, x.offset - xs[i].offset))
             else:
-                first[x] = j
+                first[x.root] = j
                 keep.append(j)
         if same:
-            rows = list(dict.fromkeys(
-                tuple(r[j] for j in keep) for r in rows if all(r[i] == r[j] for i, j in same)))
+            rows = list(dict.fromkeys(tuple(r[j] for j in keep) for r in rows
+                                      if all(r[j] - r[i] == c for i, j, c in same)))
             xs = [xs[j] for j in keep]
         self.post_prop(TableProp(self.solver, xs, rows))
 
@@ -358,7 +405,7 @@ class Compiler:
         if id(node) in self.plans:
             return self._tabulate(node)
         if isinstance(node, Var):
-            return Lin.of(self.engine_vars[node.index]), ONE
+            return self.var_lin(node.index), ONE
         if isinstance(node, Sum):
             return self._sum(node)
         if isinstance(node, BinOp):
@@ -557,7 +604,7 @@ class Compiler:
         if isinstance(node, BoolConst):
             return Lin(None, int(node.value))
         if isinstance(node, Var):
-            return Lin.of(self.engine_vars[node.index])
+            return self.var_lin(node.index)
         if isinstance(node, Rel):
             return self._reify_rel(node.op, self.rat(node.args[0]), self.rat(node.args[1]))
         if isinstance(node, BoolOp):
@@ -639,6 +686,33 @@ class Compiler:
             raise ModelError("the objective must be integer-valued: use // or "
                              "cn.exact_div instead of / in it")
         return self.as_var(n)
+
+
+def _find(parent: dict[int, tuple[int, int]], i: int) -> tuple[int, int]:
+    """(r, c) with x_i == x_r + c and r unmerged, following `parent` (i -> (j, c) for
+    x_i == x_j + c) and pointing the path straight at r: long chains stay cheap."""
+    path = []
+    root, offset = i, 0
+    while root in parent:
+        path.append(root)
+        root, c = parent[root]
+        offset += c
+    rest = offset
+    for j in path:
+        step = parent[j][1]
+        parent[j] = (root, rest)
+        rest -= step
+    return root, offset
+
+
+def _var_offset(e: object) -> tuple[int, int] | None:
+    """(index, c) when the expression is a model variable plus an integer constant."""
+    if isinstance(e, Var):
+        return e.index, 0
+    if (isinstance(e, Sum) and len(e.args) == 1 and isinstance(e.args[0], Var)
+            and e.coefs[0] == 1 and isinstance(e.const, int)):
+        return e.args[0].index, e.const
+    return None
 
 
 def _enumerable(x: IntView, y: IntView, limit: int) -> bool:
