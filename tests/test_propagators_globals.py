@@ -614,3 +614,12 @@ def test_table_two_variables_changed_before_the_call():
     xs[1].remove(1)
     s.fix_point()
     assert _domains(xs) == [[1], [3]]
+
+
+def test_table_refuses_two_columns_of_one_variable():
+    """Two views of one variable in one table would filter each other behind the table's
+    back; the compiler merges such columns (post_table), the propagator refuses them."""
+    s = Solver()
+    x = s.int_var(0, 3)
+    with pytest.raises(ValueError, match="share a variable"):
+        Table(s, [x, x.view(1)], [(0, 1), (1, 2)])

@@ -1,7 +1,9 @@
 """Finite-domain integer variables and their offset views.
 
 A domain is kept as bounds `lo..hi` plus, for ranges of at most `BITSET_LIMIT` values, a
-Python int used as a bit set (bit i stands for the value `base + i`; `base` never changes).
+Python int used as a bit set: bit i stands for the value `lo + i`, so bit 0 is always set
+and the int is no wider than the domain (a domain whose low end moves up shifts its bits
+down: machine-sized ints stay machine-sized, which the compiled engine relies on).
 Larger domains keep bounds only, and their `bits` is -1 (so the test for a bounds-only
 domain is `bits < 0`; an `int` field rather than `int | None` lets the compiled engine keep
 small bit sets as machine integers). Removing an interior value from a bounds-only domain is
@@ -66,18 +68,17 @@ def offsets(bits: int) -> Iterator[int]:
 
 class IntView(Reversible):
     """What propagators work on: an `IntVar`, or an `OffsetView` of one. It offers bounds,
-    a bit set relative to `base` (-1 for bounds-only domains), the queries built on them,
+    a bit set relative to `lo` (-1 for bounds-only domains), the queries built on them,
     and the updates (which each subclass implements). Subclasses keep the fields current."""
 
-    __slots__ = ("lo", "hi", "bits", "card", "base", "name", "root", "offset")
+    __slots__ = ("lo", "hi", "bits", "card", "name", "root", "offset")
 
-    def __init__(self, lo: int, hi: int, bits: int, card: int, base: int, name: str,
+    def __init__(self, lo: int, hi: int, bits: int, card: int, name: str,
                  root: IntVar | None, offset: int) -> None:
         self.lo = lo
         self.hi = hi
         self.bits = bits
         self.card = card  # the number of values (of lo..hi for bounds-only domains)
-        self.base = base
         self.name = name
         self.root: IntVar = root if root is not None else self  # type: ignore[assignment]
         self.offset = offset  # the view is root + offset
@@ -93,7 +94,7 @@ class IntView(Reversible):
         bits = self.bits
         if bits < 0:
             return True
-        return (bits >> (v - self.base)) & 1 == 1
+        return (bits >> (v - self.lo)) & 1 == 1
 
     def values(self) -> Iterator[int]:
         """The values in increasing order (a range for bounds-only domains)."""
@@ -101,9 +102,9 @@ class IntView(Reversible):
         if bits < 0:
             yield from range(self.lo, self.hi + 1)
             return
-        base = self.base
+        lo = self.lo
         for o in offsets(bits):
-            yield base + o
+            yield lo + o
 
     def values_list(self) -> list[int]:
         """The values in increasing order, as a list."""
@@ -118,7 +119,7 @@ class IntView(Reversible):
         bits = self.bits
         if bits < 0:
             return v + 1
-        rest = bits >> (v + 1 - self.base)
+        rest = bits >> (v + 1 - self.lo)
         low = rest & -rest
         return v + low.bit_length()
 
@@ -131,8 +132,8 @@ class IntView(Reversible):
         bits = self.bits
         if bits < 0:
             return v - 1
-        below = bits & ((1 << (v - self.base)) - 1)
-        return self.base + below.bit_length() - 1
+        below = bits & ((1 << (v - self.lo)) - 1)
+        return self.lo + below.bit_length() - 1
 
     def mask(self, lo: int, hi: int) -> int:
         """The domain's values within lo..hi as a bit set relative to `lo`."""
@@ -143,7 +144,7 @@ class IntView(Reversible):
             if lo2 > hi2:
                 return 0
             return ((1 << (hi2 - lo2 + 1)) - 1) << (lo2 - lo)
-        shift = lo - self.base
+        shift = lo - self.lo
         bits = bits >> shift if shift >= 0 else bits << -shift
         return bits & ((1 << (hi - lo + 1)) - 1)
 
@@ -224,7 +225,7 @@ class IntVar(IntView):
             else:
                 bits = mask_of(v - lo for v in values)
         card = hi - lo + 1 if bits < 0 else bits.bit_count()
-        super().__init__(lo, hi, bits, card, lo, name, None, 0)
+        super().__init__(lo, hi, bits, card, name, None, 0)
         self.solver = solver
         self.trail = solver.trail
         self.stamp = -1
@@ -258,11 +259,12 @@ class IntVar(IntView):
             w.card = card
 
     # ----------------------------------------------------------------- updates
-    def _set_bits(self, bits: int, card: int = -1) -> None:
-        """Install a subset of the current bit set (fail if empty), fix the bounds, save the
+    def _set_bits(self, bits: int, card: int = -1, anchor: int = 0) -> None:
+        """Install a subset of the current domain, given as a bit set relative to
+        lo + anchor (fail if empty): shift it to its lowest value, fix the bounds, save the
         old state once per level and wake the subscribers. `card`, when the caller knows it,
         saves counting the bits (int.bit_count is not cheap in compiled code)."""
-        if bits == self.bits:
+        if anchor == 0 and bits == self.bits:
             return
         if not bits:
             raise Inconsistency
@@ -277,9 +279,11 @@ class IntVar(IntView):
             self.stamp = trail.stamp
         if card < 0:
             card = bits.bit_count()
-        base = self.base
-        lo = base + (bits & -bits).bit_length() - 1
-        hi = base + bits.bit_length() - 1
+        low = (bits & -bits).bit_length() - 1
+        if low:
+            bits >>= low
+        lo = self.lo + anchor + low
+        hi = lo + bits.bit_length() - 1
         if lo == hi:
             wake = self.wake_fix
         elif lo != self.lo or hi != self.hi:
@@ -338,8 +342,7 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(v, self.hi)
         else:
-            shift = v - self.base
-            self._set_bits((bits >> shift) << shift)
+            self._set_bits(bits >> (v - self.lo), -1, v - self.lo)
 
     def set_max(self, v: int) -> None:
         """Remove every value above v."""
@@ -351,7 +354,7 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(self.lo, v)
         else:
-            self._set_bits(bits & ((1 << (v - self.base + 1)) - 1))
+            self._set_bits(bits & ((1 << (v - self.lo + 1)) - 1))
 
     def set_bounds(self, lo: int, hi: int) -> None:
         """Keep only the values in lo..hi (one change, one wake-up)."""
@@ -367,8 +370,8 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(lo, hi)
         else:
-            base = self.base
-            self._set_bits(bits & ((1 << (hi - base + 1)) - 1) & ~((1 << (lo - base)) - 1))
+            shift = lo - self.lo
+            self._set_bits((bits >> shift) & ((1 << (hi - lo + 1)) - 1), -1, shift)
 
     def assign(self, v: int) -> None:
         """Fix the variable to v."""
@@ -380,10 +383,10 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(v, v)
         else:
-            bit = 1 << (v - self.base)
-            if not bits & bit:
+            shift = v - self.lo
+            if not (bits >> shift) & 1:
                 raise Inconsistency
-            self._set_bits(bit, 1)
+            self._set_bits(1, 1, shift)
 
     def remove(self, v: int) -> None:
         """Remove the value v (interior values of bounds-only domains stay)."""
@@ -398,7 +401,7 @@ class IntVar(IntView):
             elif v == self.hi:
                 self._set_bounds(self.lo, v - 1)
             return
-        bit = 1 << (v - self.base)
+        bit = 1 << (v - self.lo)
         if bits & bit:
             self._set_bits(bits ^ bit, self.card - 1)
 
@@ -410,7 +413,7 @@ class IntVar(IntView):
                 raise Inconsistency
             self.set_bounds(lo + (mask & -mask).bit_length() - 1, lo + mask.bit_length() - 1)
             return
-        shift = lo - self.base
+        shift = lo - self.lo
         self._set_bits(bits & (mask << shift if shift >= 0 else mask >> -shift))
 
     def remove_mask(self, lo: int, mask: int) -> None:
@@ -418,7 +421,7 @@ class IntVar(IntView):
         bits = self.bits
         if bits < 0:
             return
-        shift = lo - self.base
+        shift = lo - self.lo
         self._set_bits(bits & ~(mask << shift if shift >= 0 else mask >> -shift))
 
     def keep_values(self, values: Iterable[int]) -> None:
@@ -430,8 +433,7 @@ class IntVar(IntView):
                 raise Inconsistency
             self.set_bounds(min(vs), max(vs))
             return
-        base = self.base
-        self._set_bits(self.bits & mask_of(v - base for v in values if lo <= v <= hi))
+        self._set_bits(self.bits & mask_of(v - lo for v in values if lo <= v <= hi))
 
     def drop_bits(self) -> bool:
         """Keep bounds only from now on, if that loses nothing: the domain has no hole and
@@ -480,7 +482,7 @@ class OffsetView(IntView):
     """x + c as a view of x (Gecode's OffsetView, MiniCP's IntVarViewOffset).
 
     It reads like a variable: its fields are kept equal to x's, shifted by c, by x itself on
-    every change and undo (a bit set shifts for free: same bits, base + c). Updates are
+    every change and undo (a bit set is relative to lo, so it is the same int). Updates are
     passed to x with the value shifted back; subscribing subscribes to x, whose events are
     the view's events. So `all_different([q[i] + i])` needs no auxiliary variable and no
     equality propagator. Views are made by `IntVar.view`, which shares one per offset.
@@ -491,8 +493,7 @@ class OffsetView(IntView):
     def __init__(self, var: IntVar, offset: int) -> None:
         sign = "+" if offset >= 0 else "-"
         super().__init__(var.lo + offset, var.hi + offset, var.bits, var.card,
-                         var.base + offset, f"{var.name or '_'}{sign}{abs(offset)}", var,
-                         offset)
+                         f"{var.name or '_'}{sign}{abs(offset)}", var, offset)
 
     def set_min(self, v: int) -> None:
         self.root.set_min(v - self.offset)

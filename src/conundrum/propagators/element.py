@@ -30,13 +30,14 @@ class ElementConst(Propagator):
         self.index = index
         self.result = result
         self.idempotent = index.root is not result.root
-        # bit of array[i] in the result's bit set (its base never changes), 0 if outside
+        # bit of array[i] relative to the result's lowest value now (rbase), 0 if outside;
+        # the result's bit set is relative to its current lo >= rbase
         rbits: list[int] = []
+        self.rbase = result.lo
         if result.bits >= 0:
-            base = result.base
-            width = result.hi - base
+            width = result.hi - self.rbase
             for v in self.array:
-                off = v - base
+                off = v - self.rbase
                 rbits.append(1 << off if 0 <= off <= width else 0)
         self.rbits = rbits
 
@@ -54,7 +55,7 @@ class ElementConst(Propagator):
         index, result = self.index, self.result
         if index.bits >= 0 and result.bits >= 0:
             rbits = self.rbits
-            res = result.bits
+            res = result.bits << (result.lo - self.rbase)
             idx = index.mask(0, index.hi)  # bit i stands for position i
             keep_i = keep_r = 0
             rest = idx
@@ -68,7 +69,7 @@ class ElementConst(Propagator):
             if keep_i != idx:
                 index.keep_mask(0, keep_i)
             if keep_r != res:
-                result.keep_mask(result.base, keep_r)
+                result.keep_mask(self.rbase, keep_r)
             if result.lo == result.hi:
                 self.deactivate()  # every remaining index gives that value
             return

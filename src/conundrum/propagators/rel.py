@@ -27,13 +27,14 @@ class EqualOffset(Propagator):
         while True:
             xb, yb = x.bits, y.bits
             if xb >= 0 and yb >= 0:
-                # y's values shifted by c, aligned on x's base, and back
-                k = y.base + c - x.base
+                # y's values shifted by c, aligned on x's lowest value, and back
+                xl = x.lo
+                k = y.lo + c - xl
                 common = xb & (yb << k if k >= 0 else yb >> -k)
                 if not common:
                     raise Inconsistency
-                x.keep_mask(x.base, common)
-                y.keep_mask(x.base - c, common)
+                x.keep_mask(xl, common)
+                y.keep_mask(xl - c, common)
             else:
                 x.set_bounds(y.lo + c, y.hi + c)
                 y.set_bounds(x.lo - c, x.hi - c)

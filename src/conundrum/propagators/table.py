@@ -14,6 +14,9 @@ Python ints as bit sets:
   the supported values are collected from the remaining tuples instead, one OR per tuple
   (`colbits[k][j]` is the bit of tuple j's value in x_k's bit set).
 
+A variable's bit set is relative to its current lowest value (engine/var.py); the table
+reads it relative to the column's own anchor `anchor[k]` (the lowest value when posted).
+
 Tuples with a value outside a domain are dropped when the propagator is posted (as are
 duplicates). Bounds-only variables only lose values at their bounds.
 """
@@ -37,7 +40,8 @@ def _bitset(indices: list[int], size: int) -> int:
 
 
 class Table(Propagator):
-    """(x_0, ..., x_{r-1}) is one of the given tuples (GAC, compact-table)."""
+    """(x_0, ..., x_{r-1}) is one of the given tuples (GAC, compact-table). The columns are
+    distinct variables (not two views of one)."""
 
     priority = 2
     idempotent = True
@@ -50,16 +54,21 @@ class Table(Propagator):
         for t in self.tuples:
             if len(t) != arity:
                 raise ValueError(f"table: tuple {t} does not have {arity} values")
-        self.idempotent = len({id(x.root) for x in self.xs}) == arity
+        if len({id(x.root) for x in self.xs}) != arity:
+            # filtering one column would change another behind its back (and the
+            # entailment test would trust stale rows): merge such columns first, as the
+            # compiler's post_table does
+            raise ValueError("table: two columns share a variable")
         self.current = RevInt(solver.trail, 0)
         # per position, the domain as last seen: its bit set, or its lo (with last_hi)
         self.last: list[RevInt] = []
         self.last_hi: list[RevInt] = []
-        # per position: for bitset domains a list indexed by value - base; for bounds-only
+        # per position: for bitset domains a list indexed by value - anchor; for bounds-only
         # domains the masks of the sorted values in `keys`
         self.sup: list[list[int]] = []
         self.keys: list[list[int]] = []
         self.colbits: list[list[int]] = []
+        self.anchor: list[int] = []
 
     def post(self) -> None:
         xs = self.xs
@@ -78,8 +87,9 @@ class Table(Propagator):
             by_value: dict[int, list[int]] = {}
             for j, t in enumerate(valid):
                 by_value.setdefault(t[k], []).append(j)
+            self.anchor.append(x.lo)
             if x.bits >= 0:
-                base = x.base
+                base = x.lo
                 sup = [0] * (x.hi - base + 1)
                 keep = 0
                 for v, js in by_value.items():
@@ -97,8 +107,8 @@ class Table(Propagator):
                 x.set_min(keys[0])
                 x.set_max(keys[-1])
         self.current.value = (1 << size) - 1
-        for x in xs:
-            self.last.append(RevInt(trail, x.bits if x.bits >= 0 else x.lo))
+        for k, x in enumerate(xs):
+            self.last.append(RevInt(trail, self._bits(k) if x.bits >= 0 else x.lo))
             self.last_hi.append(RevInt(trail, x.hi))
         for x in xs:
             x.subscribe(self, DOMAIN)
@@ -119,6 +129,7 @@ class Table(Propagator):
             sup = sups[k]
             bits = x.bits
             if bits >= 0:
+                bits <<= x.lo - self.anchor[k]
                 old = cell.value
                 if bits == old:
                     continue
@@ -164,6 +175,7 @@ class Table(Propagator):
                 continue
             bits = x.bits
             if bits >= 0:
+                bits <<= x.lo - self.anchor[k]
                 if ncurr < x.card:
                     # few tuples left: the values they use, one OR per tuple
                     colbits = self.colbits[k]
@@ -184,8 +196,8 @@ class Table(Propagator):
                         if not sup[low.bit_length() - 1] & curr:
                             rm |= low
                 if rm:
-                    x.remove_mask(x.base, rm)
-                    last[k].set(x.bits)
+                    x.remove_mask(self.anchor[k], rm)
+                    last[k].set(self._bits(k))
             else:
                 sup = sups[k]
                 keys = self.keys[k]
@@ -202,6 +214,11 @@ class Table(Propagator):
                     last[k].set(x.lo)
                     self.last_hi[k].set(x.hi)
         self._check_entailed()
+
+    def _bits(self, k: int) -> int:
+        """The bit set of column k relative to the column's anchor."""
+        x = self.xs[k]
+        return x.bits << (x.lo - self.anchor[k])
 
     def _check_entailed(self) -> None:
         """Entailed when every combination of the current domains is an allowed tuple."""
