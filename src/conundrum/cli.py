@@ -85,9 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grids as bare rows of values, without box lines")
     s = common.add_argument_group("search")
     s.add_argument("--var-select", choices=VAR_SELECT, metavar="H",
-                   help="variable selection: " + ", ".join(VAR_SELECT))
+                   help="variable selection: " + ", ".join(VAR_SELECT) + " (default dom_wdeg)")
     s.add_argument("--value-select", choices=VALUE_SELECT, metavar="H",
-                   help="value selection: " + ", ".join(VALUE_SELECT))
+                   help="value selection: " + ", ".join(VALUE_SELECT) + " (default min)")
     s.add_argument("--method", type=_method, help="complete (default), lds:N or bbs:N")
     s.add_argument("--time-limit", type=_seconds, metavar="S",
                    help="stop after S seconds (exit status 3 if the answer is incomplete)")
@@ -223,13 +223,10 @@ class Progress:
             self.shown = False
 
 
-def _search_options(args: argparse.Namespace, puzzle: Puzzle) -> dict:
-    opts = dict(puzzle.search)
-    for key in ("var_select", "value_select", "method", "time_limit", "node_limit", "seed"):
-        value = getattr(args, key)
-        if value is not None:
-            opts[key] = value
-    return opts
+def _search_options(args: argparse.Namespace) -> dict:
+    """The search options given on the command line (the API's defaults otherwise)."""
+    keys = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed")
+    return {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
 
 
 def _show(puzzle: Puzzle, sol: Any, args: argparse.Namespace) -> str:
@@ -257,7 +254,7 @@ def _stats_line(stats: Any) -> str:
 def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
     """Run the search the options ask for, print the results, return the exit status."""
     m = puzzle.model
-    opts = _search_options(args, puzzle)
+    opts = _search_options(args)
     progress = Progress() if sys.stderr.isatty() else None
     if progress:
         opts["on_progress"] = progress

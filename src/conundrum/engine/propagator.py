@@ -49,6 +49,8 @@ class Propagator(Reversible):
         self.scheduled = False
         self.active = True
         self.weight = 1  # dom/wdeg: failures caused by this propagator, plus one
+        # propagators whose weight grows with this one's (see Compiler.finish)
+        self.credit: list[Propagator] = []
         self.queue: list[Propagator] = solver.queues[self.priority]
 
     def post(self) -> None:
@@ -58,6 +60,12 @@ class Propagator(Reversible):
     def propagate(self) -> None:
         """Remove unsupported values; raise Inconsistency on failure."""
         raise NotImplementedError
+
+    def failed(self) -> None:
+        """Count a failure of this propagator for dom_wdeg (and for those it credits)."""
+        self.weight += 1
+        for q in self.credit:
+            q.weight += 1
 
     def deactivate(self) -> None:
         """Switch off for the rest of this branch (the constraint is entailed)."""

@@ -37,7 +37,7 @@ class Solver:
         try:
             p.post()
         except Inconsistency:
-            p.weight += 1
+            p.failed()
             self.clear_queue()
             raise
         self.fix_point()
@@ -90,7 +90,7 @@ class Solver:
                     p.propagate()
         except Inconsistency:
             if p is not None:
-                p.weight += 1
+                p.failed()
                 p.scheduled = not p.active
             self.clear_queue()
             raise

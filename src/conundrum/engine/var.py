@@ -461,11 +461,19 @@ class IntVar(IntView):
 
     def degree(self) -> int:
         """Number of active propagators watching this variable."""
-        return sum(1 for p in self.wake_fix if p.active)
+        n = 0
+        for p in self.wake_fix:
+            if p.active:
+                n += 1
+        return n
 
     def weighted_degree(self) -> int:
         """Sum of the failure weights of the active propagators watching this variable."""
-        return sum(p.weight for p in self.wake_fix if p.active)
+        total = 0
+        for p in self.wake_fix:
+            if p.active:
+                total += p.weight
+        return total
 
     def view(self, offset: int) -> IntView:
         """The variable plus a constant, as a view (no new variable, no propagator)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from conundrum.engine import Inconsistency, IntVar, IntView, Solver
+from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import (
     Abs,
@@ -121,6 +121,8 @@ class Compiler:
         self.solver = Solver()
         self.values: dict[int, Rat] = {}
         self.keep: list[Expr] = []  # decompositions must outlive the id()-keyed memo
+        # tables that define auxiliary variables (tabulated subexpressions), see finish()
+        self.definitions: list[tuple[Propagator, tuple[IntVar, ...]]] = []
         # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
         self.plans: dict[int, tuple[list[IntVar], list, int]] = {}
         self.const_vars: dict[int, IntVar] = {}
@@ -141,6 +143,23 @@ class Compiler:
         self._merge_equal(constraints)
         for c in constraints:
             self.post(c)
+
+    def finish(self) -> None:
+        """Last touches before search, once every constraint is posted:
+
+        * a variable that needs no bit set drops it (IntVar.drop_bits);
+        * a propagator over an auxiliary variable that a table defines (a tabulated
+          subexpression such as 13*B/C) charges its failures to that table too, so that
+          dom_wdeg weighs the variables behind the auxiliary, as it would the user's
+          constraint: the failures of A + 13*B/C + ... == 66 happen in the sum, over the
+          quotient's auxiliaries, and would otherwise never count for B and C."""
+        for v in self.solver.vars:
+            v.drop_bits()
+        for table, defined in self.definitions:
+            for v in defined:
+                for p in v.wake_fix:
+                    if p is not table and table not in p.credit:
+                        p.credit.append(table)
 
     def _merge_equal(self, constraints: list[Expr]) -> None:
         """Compile the variables related by top-level equalities x == y + c as one engine
@@ -188,7 +207,8 @@ class Compiler:
     def post_prop(self, prop) -> None:
         self.solver.post(prop)
 
-    def post_table(self, xs: list[IntView], rows: list[tuple]) -> None:
+    def post_table(self, xs: list[IntView], rows: list[tuple],
+                   defines: tuple[IntVar, ...] = ()) -> None:
         """Post a table, first merging the columns of one variable (views x + c of it
         included): a row survives only if those columns agree (compact-table assumes
         distinct variables: filtering one view changes the other behind its back)."""
@@ -206,7 +226,10 @@ class Compiler:
             rows = list(dict.fromkeys(tuple(r[j] for j in keep) for r in rows
                                       if all(r[j] - r[i] == c for i, j, c in same)))
             xs = [xs[j] for j in keep]
-        self.post_prop(TableProp(self.solver, xs, rows))
+        table = TableProp(self.solver, xs, rows)
+        self.post_prop(table)
+        if defines:
+            self.definitions.append((table, defines))
 
     def const_var(self, c: int) -> IntVar:
         v = self.const_vars.get(c)
@@ -276,7 +299,7 @@ class Compiler:
             if not rows:
                 raise Inconsistency
             z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
-            self.post_table([x, y, z], rows)
+            self.post_table([x, y, z], rows, (z,))
             return z
         z = self.aux(*_binary_range(op, x, y))
         self.post_prop(BinaryFunction(self.solver, op, x, y, z))
@@ -313,7 +336,7 @@ class Compiler:
         rows = [(a, b, a // b, (a % b) * scale // b) for a, b in pairs]
         whole = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
         frac = self.aux(0, scale - 1)
-        self.post_table([x, y, whole, frac], rows)
+        self.post_table([x, y, whole, frac], rows, (whole, frac))
         return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
     # ------------------------------------------------------- rational pairs
@@ -393,12 +416,12 @@ class Compiler:
             raise Inconsistency
         if scale == 1:
             z = self.aux(min(v for _, v in rows), max(v for _, v in rows))  # type: ignore
-            self.post_table([*evs, z], [(*t, v) for t, v in rows])
+            self.post_table([*evs, z], [(*t, v) for t, v in rows], (z,))
             return Lin.of(z), ONE
         parts = [(t, math.floor(v), int((v - math.floor(v)) * scale)) for t, v in rows]
         whole = self.aux(min(p[1] for p in parts), max(p[1] for p in parts))
         frac = self.aux(0, scale - 1)
-        self.post_table([*evs, whole, frac], [(*t, w, f) for t, w, f in parts])
+        self.post_table([*evs, whole, frac], [(*t, w, f) for t, w, f in parts], (whole, frac))
         return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
     def _node_value(self, node: Expr) -> Rat:

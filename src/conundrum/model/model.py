@@ -220,8 +220,7 @@ class Model:
             compiler = Compiler(variables, constraints)
             obj = compiler.objective(objective) if objective is not None else None
             compiler.solver.fix_point()
-            for v in compiler.solver.vars:
-                v.drop_bits()
+            compiler.finish()
         except Inconsistency:
             return None, None
         return compiler, obj

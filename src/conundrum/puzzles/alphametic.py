@@ -393,7 +393,7 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
                                   for ch, w in zip(letters, width, strict=True)))
         return "\n".join(lines)
 
-    return Puzzle(m, render, values, {"var_select": "first_fail"})
+    return Puzzle(m, render, values)
 
 
 def _substitute(eq: Equation, vals: dict[str, int], base: int) -> str:

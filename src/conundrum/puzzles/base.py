@@ -8,7 +8,7 @@ raises :class:`PuzzleError`, which names the place; the command line formats it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
@@ -61,7 +61,6 @@ class Puzzle:
     model: Any  # conundrum.Model
     render: Callable[[Any], str]  # Solution -> text for people (may span lines)
     to_json: Callable[[Any], dict]  # Solution -> JSON-ready dict
-    search: dict = field(default_factory=dict)  # default search options for this puzzle
 
 
 def value_char(value: int) -> str:

@@ -138,4 +138,4 @@ def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
+    return Puzzle(m, render, to_json)

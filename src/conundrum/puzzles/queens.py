@@ -31,4 +31,4 @@ def parse(text: str, source: str = "N") -> Puzzle:
     def to_json(sol) -> dict:
         return {"queens": [c + 1 for c in columns(sol)]}
 
-    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
+    return Puzzle(m, render, to_json)

@@ -32,4 +32,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, {"var_select": "first_fail"})
+    return Puzzle(m, render, to_json)

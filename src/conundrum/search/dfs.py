@@ -42,7 +42,7 @@ class SearchOptions:
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
                  "on_progress")
 
-    def __init__(self, var_select: str = "first_fail", value_select: str = "min",
+    def __init__(self, var_select: str = "dom_wdeg", value_select: str = "min",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None) -> None:
