@@ -4,6 +4,11 @@ The filtering is written as plain functions over the first n terms of (coefficie
 variables) and a constant, so that the reified versions (reified.py) run exactly the same
 code once their literal is decided.
 
+Compiled code note: mypyc multiplies machine integers inline only when both are
+non-negative (a negative factor takes a slow path through Python objects), so the hot loops
+below never multiply by a negative number, and coefficients +1 and -1 (differences, sums)
+do not multiply at all.
+
 The propagators keep their terms incrementally (`_Terms`): the unfixed terms are the first
 `nfree` of their arrays and the fixed ones sit behind them, their total folded into a
 trailed constant. A call only walks the unfixed terms, so a long sum costs little once most
@@ -25,12 +30,18 @@ def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> t
     for k in range(len(xs) if n < 0 else n):
         a = coefs[k]
         x = xs[k]
-        if a > 0:
+        if a == 1:
+            lo += x.lo
+            hi += x.hi
+        elif a == -1:
+            lo -= x.hi
+            hi -= x.lo
+        elif a > 0:
             lo += a * x.lo
             hi += a * x.hi
         else:
-            lo += a * x.hi
-            hi += a * x.lo
+            lo -= (-a) * x.hi
+            hi -= (-a) * x.lo
     return lo, hi
 
 
@@ -77,8 +88,14 @@ def bounds_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
             xh = x.hi
             if xl == xh:
                 continue
-            if a > 0:
-                # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh]
+            # a*x = -(the rest), and the rest lies in [lo - a*xl, hi - a*xh] (a > 0)
+            if a == 1:
+                new_hi = xl - lo
+                new_lo = xh - hi
+            elif a == -1:
+                new_hi = xl + hi
+                new_lo = xh + lo
+            elif a > 0:
                 new_hi = xl + (-lo) // a
                 new_lo = xh - hi // a
             else:
@@ -86,15 +103,21 @@ def bounds_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
                 new_lo = xh - (-lo) // (-a)
             if new_hi < xh or new_lo > xl:
                 x.set_bounds(new_lo, new_hi)
-                nl = x.lo
-                nh = x.hi
+                up = x.lo - xl  # >= 0: how far each bound moved in
+                down = xh - x.hi
                 changed = True
-                if a > 0:
-                    lo += a * (nl - xl)
-                    hi += a * (nh - xh)
+                if a == 1:
+                    lo += up
+                    hi -= down
+                elif a == -1:
+                    lo += down
+                    hi -= up
+                elif a > 0:
+                    lo += a * up
+                    hi -= a * down
                 else:
-                    lo += a * (nh - xh)
-                    hi += a * (nl - xl)
+                    lo += (-a) * down
+                    hi -= (-a) * up
                 if lo > 0 or hi < 0:
                     raise Inconsistency
         if not changed:
@@ -226,7 +249,7 @@ class _Terms(Propagator):
             x = xs[k]
             if x.lo == x.hi:
                 a = coefs[k]
-                c += a * x.lo
+                c += x.lo if a == 1 else -x.lo if a == -1 else a * x.lo
                 nfree -= 1
                 xs[k] = xs[nfree]
                 xs[nfree] = x
