@@ -180,3 +180,33 @@ def test_linear_on_sparse_wide_value_lists(data: st.DataObject, op: str) -> None
     rel = RELATIONS[op]
     check(data, domains, f"m += {terms} {op} {rhs}",
           lambda t: rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs))
+
+
+@settings(max_examples=scaled(1.0))
+@given(a=st.integers(-9, 9).filter(bool), b=st.integers(2, 12), c=st.integers(-60, 60),
+       lo=st.integers(-300, 0), width=st.integers(0, 600), yz=st.integers(0, 20))
+def test_divisibility_moves_wide_bounds_to_solutions(
+    a: int, b: int, c: int, lo: int, width: int, yz: int
+) -> None:
+    """a*x + b*y - b*z == c with x bounds-only: divisibility reasoning moves x's bounds
+    onto the progression a*x = c (mod b), which interval reasoning alone leaves where they
+    were (y and z span more than x), and it removes no solution."""
+    from conundrum.engine import Inconsistency, Solver
+    from conundrum.propagators.linear import LinearEq
+
+    s = Solver()
+    x = s.int_var(lo, lo + width, "x", bitset=False)
+    y = s.int_var(-yz, yz, "y")
+    z = s.int_var(-yz, yz, "z")
+    truth = [(u, v, (a * u + b * v - c) // b) for u in range(lo, lo + width + 1)
+             for v in range(-yz, yz + 1)
+             if (a * u + b * v - c) % b == 0 and -yz <= (a * u + b * v - c) // b <= yz]
+    try:
+        s.post(LinearEq(s, [a, b, -b], [x, y, z], -c))
+        s.fix_point()
+    except Inconsistency:
+        assert truth == []
+        return
+    assert all(x.lo <= u <= x.hi and y.contains(v) and z.contains(w) for u, v, w in truth)
+    for bound in (x.lo, x.hi):
+        assert (a * bound - c) % b == 0

@@ -134,6 +134,15 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
     cancelling of rational equations. Returns True if a domain changed."""
     if n < 0:
         n = len(xs)
+    # Two unfixed terms with coefficient +-1 make every gcd of "the others" 1: nothing to
+    # learn, and that is the common case (a sum of digits with a few carries), so count
+    # them before building anything.
+    units = 0
+    for k in range(n):
+        if xs[k].lo != xs[k].hi and (coefs[k] == 1 or coefs[k] == -1):
+            units += 1
+            if units == 2:
+                return False
     free_a: list[int] = []
     free_x: list[IntView] = []
     r = -c
@@ -164,12 +173,31 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
             continue
         x = free_x[j]
         if x.bits < 0 or x.size() > MODULAR_SIZE_LIMIT:
+            if _progression_bounds(x, a, r, g):
+                changed = True
             continue
         keep = [v for v in x.values() if (a * v - r) % g == 0]
         if len(keep) != x.size():
             x.keep_values(keep)
             changed = True
     return changed
+
+
+def _progression_bounds(x: IntView, a: int, r: int, g: int) -> bool:
+    """a*x = r (mod g) on a domain too wide to list: the solutions are the x = v0 (mod m),
+    so each bound moves to the nearest one. Returns True if a bound moved."""
+    d = gcd(a, g)
+    if r % d:
+        raise Inconsistency
+    m = g // d
+    v0 = (r // d) * pow((a // d) % m, -1, m) % m if m > 1 else 0
+    lo, hi = x.lo, x.hi
+    new_lo = lo + (v0 - lo) % m
+    new_hi = hi - (hi - v0) % m
+    if new_lo == lo and new_hi == hi:
+        return False
+    x.set_bounds(new_lo, new_hi)  # fails when no solution lies between the bounds
+    return True
 
 
 def can_use_divisibility(coefs: list[int]) -> bool:
