@@ -23,9 +23,10 @@ class Solver:
         self.queues: list[list[Propagator]] = [[] for _ in range(PRIORITIES)]
         self.propagations = 0
 
-    def int_var(self, lo: int, hi: int, name: str = "") -> IntVar:
-        """A new variable with domain lo..hi."""
-        return IntVar(self, lo, hi, name)
+    def int_var(self, lo: int, hi: int, name: str = "", bitset: bool = True) -> IntVar:
+        """A new variable with domain lo..hi (`bitset=False`: bounds only, whatever the
+        range)."""
+        return IntVar(self, lo, hi, name, None, bitset)
 
     def int_var_values(self, values: Iterable[int], name: str = "") -> IntVar:
         """A new variable whose domain is the given values."""

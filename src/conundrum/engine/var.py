@@ -210,7 +210,7 @@ class IntVar(IntView):
                  "on_domain", "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views")
 
     def __init__(self, solver: Solver, lo: int, hi: int, name: str = "",
-                 values: list[int] | None = None) -> None:
+                 values: list[int] | None = None, bitset: bool = True) -> None:
         if values is not None:
             values = sorted(set(values))
             if not values:
@@ -219,7 +219,7 @@ class IntVar(IntView):
         if lo > hi:
             raise Inconsistency
         bits = -1
-        if hi - lo < BITSET_LIMIT:
+        if bitset and hi - lo < BITSET_LIMIT:
             if values is None:
                 bits = (1 << (hi - lo + 1)) - 1
             else:

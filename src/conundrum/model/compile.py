@@ -240,6 +240,13 @@ class Compiler:
     def aux(self, lo: int, hi: int) -> IntVar:
         return self.solver.int_var(lo, hi)
 
+    def fraction(self, scale: int) -> IntVar:
+        """The scaled fractional part of a tabulated quotient, 0..scale-1. It takes only as
+        many values as its table has (at most a few dozen), spread over a range of
+        thousands: bounds only, so that it costs no wide bit set; its table keeps it on
+        values it lists and divisibility reasoning pins it."""
+        return self.solver.int_var(0, scale - 1, "", bitset=False)
+
     def as_var(self, lin: Lin) -> IntView:
         """An engine variable (or a view of one) equal to the form: x + c is a view."""
         if lin.is_const():
@@ -335,7 +342,7 @@ class Compiler:
         # one table (a, b, a // b, frac(a / b) * scale) keeps both parts consistent together
         rows = [(a, b, a // b, (a % b) * scale // b) for a, b in pairs]
         whole = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
-        frac = self.aux(0, scale - 1)
+        frac = self.fraction(scale)
         self.post_table([x, y, whole, frac], rows, (whole, frac))
         return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
@@ -420,7 +427,7 @@ class Compiler:
             return Lin.of(z), ONE
         parts = [(t, math.floor(v), int((v - math.floor(v)) * scale)) for t, v in rows]
         whole = self.aux(min(p[1] for p in parts), max(p[1] for p in parts))
-        frac = self.aux(0, scale - 1)
+        frac = self.fraction(scale)
         self.post_table([*evs, whole, frac], [(*t, w, f) for t, w, f in parts], (whole, frac))
         return self.normal(Lin.of(whole).scaled(scale).plus(Lin.of(frac)), Lin(None, scale))
 
