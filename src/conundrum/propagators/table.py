@@ -26,6 +26,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.engine.var import offsets
 from conundrum.state import RevInt
 
 __all__ = ["Table"]
@@ -169,6 +170,7 @@ class Table(Propagator):
         self.current.set(curr)
         # ---- filter the domains
         ncurr = curr.bit_count()
+        alive: list[int] = []  # the remaining tuples, listed once if a column needs them
         for k in range(len(xs)):
             x = xs[k]
             if x.lo == x.hi or (nchanged == 1 and k == changed):
@@ -178,13 +180,12 @@ class Table(Propagator):
                 bits <<= x.lo - self.anchor[k]
                 if ncurr < x.card:
                     # few tuples left: the values they use, one OR per tuple
+                    if not alive:
+                        alive = list(offsets(curr))
                     colbits = self.colbits[k]
                     used = 0
-                    rest = curr
-                    while rest:
-                        low = rest & -rest
-                        rest ^= low
-                        used |= colbits[low.bit_length() - 1]
+                    for j in alive:
+                        used |= colbits[j]
                     rm = bits & ~used
                 else:
                     sup = sups[k]
