@@ -90,19 +90,11 @@ def build(inst: Instance) -> tuple[cn.Model, list, object]:
     raise ValueError(f"no conundrum model for {inst.family}")
 
 
-def options(inst: Instance) -> dict:
-    """Search options a user would pick (first-fail for grids and queens, as in the seed)."""
-    if inst.family in ("sudoku", "queens"):
-        return {"var_select": "first_fail"}
-    return {}
-
-
 def solve(inst: Instance, time_limit: float | None = None) -> Report:
-    """Solve as a user would; `time_limit` (for --profile on slow instances) stops early."""
+    """Solve as a new user would, with default search options; `time_limit` (for --profile
+    on slow instances) stops early."""
     m, xs, obj = build(inst)
-    opts = options(inst)
-    if time_limit:
-        opts["time_limit"] = time_limit
+    opts = {"time_limit": time_limit} if time_limit else {}
     rep = Report()
     if inst.kind == "count":
         rep.count, rep.solver_time = _timed(lambda: m.count(**opts))
