@@ -143,8 +143,10 @@ RESULTS_JSON = HERE / "out" / "results.json"
 
 
 def engine_state() -> str:
-    """The conundrum under test: its git commit (and whether its source has uncommitted
-    changes) and a digest of the installed package's files, .py and compiled alike."""
+    """The conundrum under test: the checkout's git commit (and whether its source has
+    uncommitted changes), a digest of the installed package's files, .py and compiled alike,
+    and whether that installed package is this checkout's source (a stale `pip install .`
+    would measure an older engine)."""
     spec = importlib.util.find_spec("conundrum")
     if spec is None or spec.origin is None:
         return "not importable"
@@ -154,18 +156,28 @@ def engine_state() -> str:
         if f.is_file() and "__pycache__" not in f.parts:
             digest.update(str(f.relative_to(pkg)).encode())
             digest.update(f.read_bytes())
+    checkout = HERE.parent
+    src = checkout / "src" / "conundrum"
 
     def git(*cmd: str) -> str:
         try:
-            # --no-optional-locks: a status must not write the index of someone's work tree
-            return subprocess.run(["git", "--no-optional-locks", "-C", str(pkg), *cmd],
+            # -C the checkout, not the installed package: site-packages may sit inside some
+            # other repository (pyenv is a git clone). --no-optional-locks: a status must
+            # not write the index of someone's work tree.
+            return subprocess.run(["git", "--no-optional-locks", "-C", str(checkout), *cmd],
                                   capture_output=True, text=True, timeout=30).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return ""
 
     commit = git("rev-parse", "--short", "HEAD") or "no git"
-    dirty = " + uncommitted changes" if git("status", "--porcelain", "--", ".") else ""
-    return f"commit {commit}{dirty}, source digest {digest.hexdigest()[:12]}"
+    dirty = " + uncommitted changes" if git("status", "--porcelain", "--", "src") else ""
+    stale = [f.name for f in src.rglob("*.py")
+             if "__pycache__" not in f.parts
+             and (not (pkg / f.relative_to(src)).is_file()
+                  or (pkg / f.relative_to(src)).read_bytes() != f.read_bytes())]
+    installed = (" (installed package differs from src/ in " + ", ".join(sorted(stale)[:5])
+                 + ")") if stale else ""
+    return f"commit {commit}{dirty}, source digest {digest.hexdigest()[:12]}{installed}"
 
 
 def command_line() -> str:
