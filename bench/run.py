@@ -66,12 +66,23 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
         systems = [s for s in systems if s.name == "conundrum"]
     elif args.systems:
         wanted = args.systems.split(",")
+        unknown = sorted(set(wanted) - {s.name for s in systems})
+        if unknown:  # a typo must not quietly drop a peer from a long run
+            sys.exit(f"unknown system(s) {', '.join(unknown)}; see --list")
         systems = [s for s in systems if s.name in wanted]
     return insts, systems
 
 
+def results_path(args: argparse.Namespace) -> Path:
+    """Where the raw results go: bench/out/results.json for the default report, else beside
+    the report (so a side run with --output never overwrites the main run's results)."""
+    out = Path(args.output)
+    return RESULTS_JSON if out == Path(DEFAULT_OUTPUT) else out.with_suffix(".json")
+
+
 def run(args: argparse.Namespace) -> int:
     insts, systems = select(args)
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before an hour of runs
     runs = 1 if args.quick else args.runs
     notes, versions, present = [], {}, []
     for s in systems:
@@ -115,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             shown = f"{cell.median:.3f} s" if cell.status == OK else cell.status.upper()
             print(f"{inst.name:28s} {s.name:20s} {shown:>10s}  {cell.note}", flush=True)
         if not args.quick:
-            save(meta, cells)
+            save(meta, cells, results_path(args))
     elapsed = time.perf_counter() - t_start
     if "engine" in meta:
         meta["engine"]["end"] = engine_state()
@@ -134,12 +145,13 @@ def run(args: argparse.Namespace) -> int:
               "quick: FAILED " + ", ".join(f"{c.instance} ({c.status}: {c.note})"
                                            for c in failed_cn))
         return 0 if ok else 1
-    save(meta, cells)
+    save(meta, cells, results_path(args))
     write_outputs(args, insts, systems, cells, meta)
     return 0
 
 
 RESULTS_JSON = HERE / "out" / "results.json"
+DEFAULT_OUTPUT = str(HERE / "RESULTS.md")
 
 
 def engine_state() -> str:
@@ -184,10 +196,10 @@ def command_line() -> str:
     return ("python bench/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])).strip()
 
 
-def save(meta: dict, cells: dict) -> None:
+def save(meta: dict, cells: dict, path: Path) -> None:
     """Results so far, so that a report can be rebuilt (--report-only) after a crash."""
-    RESULTS_JSON.parent.mkdir(exist_ok=True)
-    RESULTS_JSON.write_text(json.dumps(
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(
         {"meta": meta, "cells": [c.to_json() for c in cells.values()]}, indent=1))
 
 
@@ -239,8 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="repeat a pair only when its first run took less than S seconds")
     ap.add_argument("--budget", type=float, metavar="S",
                     help="after S seconds in total, one run per pair and a 15 s timeout")
-    ap.add_argument("--output", default=str(HERE / "RESULTS.md"),
-                    help="the report; ratios.png and scaling.png are written beside it")
+    ap.add_argument("--output", default=DEFAULT_OUTPUT,
+                    help="the report; ratios.png and scaling.png are written beside it, and "
+                         "for a report other than the default its results as OUTPUT.json")
     ap.add_argument("--baseline", metavar="FILE",
                     help="a previous results.json: RESULTS.md compares this run with it "
                          "(\"How the figures moved\"), e.g. bench/baseline-2026-11-22.json")
