@@ -54,7 +54,7 @@ from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.element import ElementConst, ElementVar
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
 from conundrum.propagators.reified import ReifiedLinear
-from conundrum.propagators.rel import Affine, EqualOffset, Member
+from conundrum.propagators.rel import Affine, Difference, EqualOffset, Member
 from conundrum.propagators.table import Table as TableProp
 
 QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
@@ -261,6 +261,10 @@ class Compiler:
         if len(xs) == 1:
             # z == a*x + const, domain consistent: z keeps exactly the reachable values
             self.post_prop(Affine(self.solver, z, coefs[0], xs[0], const))
+            return z
+        if len(xs) == 2 and sorted(coefs) == [-1, 1]:
+            x, y = (xs[0], xs[1]) if coefs[0] == 1 else (xs[1], xs[0])
+            self.post_prop(Difference(self.solver, z, x, y, const))
             return z
         self.post_prop(LinearEq(self.solver, coefs + [-1], xs + [z], const))
         return z

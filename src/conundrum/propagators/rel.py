@@ -1,4 +1,5 @@
-"""Simple relations: x == y + c, z == a*x + c (domain consistent), x in a list of values."""
+"""Simple relations: x == y + c, z == a*x + c (domain consistent), z == x - y + c (bounds
+consistent), x in a list of values."""
 
 from __future__ import annotations
 
@@ -81,6 +82,53 @@ class Affine(Propagator):
                 x.set_max((z.lo - c) // a)
         if x.lo == x.hi:
             z.assign(a * x.lo + c)
+            self.deactivate()
+
+
+class Difference(Propagator):
+    """z == x - y + c, bounds consistent: the differences of a Golomb ruler or of start
+    times. A general linear equality would do the same filtering; this one keeps its three
+    variables in fields rather than lists and needs no bookkeeping of fixed terms, which
+    halves the cost of a call (it runs tens of times per search node on such models)."""
+
+    priority = 1
+    idempotent = True
+    makes_holes = False
+
+    def __init__(self, solver: Solver, z: IntView, x: IntView, y: IntView, c: int) -> None:
+        super().__init__(solver)
+        self.z, self.x, self.y, self.c = z, x, y, c
+
+    def post(self) -> None:
+        self.x.subscribe(self, BOUNDS)
+        self.y.subscribe(self, BOUNDS)
+        self.z.subscribe(self, BOUNDS)
+        self.propagate()
+
+    def propagate(self) -> None:
+        z, x, y, c = self.z, self.x, self.y, self.c
+        # Each pass tightens all three from the others' bounds, calling a variable only when
+        # its bounds do move; a bit-set domain may move a bound past a hole, which can
+        # tighten the others again, hence the loop.
+        changed = True
+        while changed:
+            changed = False
+            lo = x.lo - y.hi + c
+            hi = x.hi - y.lo + c
+            if lo > z.lo or hi < z.hi:
+                z.set_bounds(lo, hi)
+                changed = True
+            lo = z.lo + y.lo - c
+            hi = z.hi + y.hi - c
+            if lo > x.lo or hi < x.hi:
+                x.set_bounds(lo, hi)
+                changed = True
+            lo = x.lo - z.hi + c
+            hi = x.hi - z.lo + c
+            if lo > y.lo or hi < y.hi:
+                y.set_bounds(lo, hi)
+                changed = True
+        if x.lo == x.hi and y.lo == y.hi:
             self.deactivate()
 
 
