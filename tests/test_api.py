@@ -313,3 +313,25 @@ def test_unknown_name_is_a_key_error():
     s = m.solve()
     with pytest.raises(KeyError):
         s["nope"]
+
+
+def test_statistics_are_filled_in_when_the_search_stops_early() -> None:
+    """solve(), a limit and an abandoned generator stop the search early; its statistics
+    (time, propagations) must still be recorded, by the compiled engine as by the pure one
+    (a compiled generator runs its cleanup only when closed)."""
+    m = cn.Model()
+    xs = m.int_vars(6, 1, 6, "x")
+    m += cn.all_different(xs)
+    m += xs[0] + xs[1] == 7
+
+    def check(stats) -> None:
+        assert stats.propagations > 0 and stats.seconds > 0 and stats.nodes > 0, stats
+
+    m.solve()
+    check(m.stats)
+    list(m.solutions(limit=1))
+    check(m.stats)
+    gen = m.solutions()
+    next(gen)
+    del gen  # dropped mid-search
+    check(m.stats)

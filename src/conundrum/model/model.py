@@ -252,13 +252,20 @@ class Model:
                 else:
                     obj.set_min(best[0] + 1)
 
-        for _ in search(compiler.solver, decision, opts, stats,
-                        bound if obj is not None else None, extra):
-            values = [ev.lo for ev in decision]
-            check(values)
-            if obj is not None:
-                best[:] = [obj.lo]
-            yield values
+        runner = search(compiler.solver, decision, opts, stats,
+                        bound if obj is not None else None, extra)
+        try:
+            for _ in runner:
+                values = [ev.lo for ev in decision]
+                check(values)
+                if obj is not None:
+                    best[:] = [obj.lo]
+                yield values
+        finally:
+            # Close the search when the caller stops early (solve, a limit, an abandoned
+            # generator): its `finally` fills in the statistics, and a compiled generator
+            # runs it only when closed, not when it is merely dropped.
+            runner.close()
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
