@@ -164,10 +164,18 @@ def test_other_model_mistakes_are_model_errors(mistake: str) -> None:
 
 
 @pytest.mark.parametrize("option", [{"var_select": "nonsense"}, {"value_select": "biggest"},
-                                    {"method": "lds:many"}, {"method": "dfs"}])
-def test_unknown_search_option_is_a_value_error(option: dict[str, Any]) -> None:
-    """An unknown search option is a ValueError (ModelError is one) before any search."""
+                                    {"method": "lds:many"}, {"method": "dfs"},
+                                    {"time_limit": "1"}, {"time_limit": -1},
+                                    {"node_limit": "5"}, {"node_limit": 2.5}, {"seed": "x"},
+                                    {"on_progress": 5}, {"var_select": 3}])
+@pytest.mark.parametrize("call", ["count", "solve", "solutions"])
+def test_bad_search_option_is_a_model_error(option: dict[str, Any], call: str) -> None:
+    """An unknown or ill-typed search option is a ModelError naming it, raised by the call
+    itself before any search, with the compiled engine as with the pure one (whose typed
+    options would otherwise raise a bare TypeError)."""
     m, x, y, _ = model3()
     m += x < y
-    with pytest.raises(ValueError):
-        m.count(**option)
+    name, value = next(iter(option.items()))
+    with pytest.raises(cn.ModelError, match=name) as err:
+        getattr(m, call)(**option)
+    assert repr(value) in str(err.value)

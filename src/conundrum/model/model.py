@@ -199,18 +199,17 @@ class Model:
 
     # ----------------------------------------------------------------- solving
     def _options(self, kwargs: dict) -> SearchOptions:
-        from conundrum.search.dfs import SearchOptions
+        from conundrum.search.dfs import SearchOptions, check_options
 
         unknown = set(kwargs) - set(_SEARCH_OPTIONS)
         if unknown:
             raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
                              f"known: {', '.join(_SEARCH_OPTIONS)}")
-        opts = SearchOptions(**kwargs)
         try:
-            opts.validate()
+            check_options(kwargs)  # before the typed SearchOptions sees a wrong type
         except ValueError as e:
             raise ModelError(str(e)) from None
-        return opts
+        return SearchOptions(**kwargs)
 
     def _compile(self, variables: list[Var], constraints: list[Expr], objective: object = None):
         from conundrum.engine import Inconsistency

@@ -56,26 +56,37 @@ class SearchOptions:
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
-        if self.var_select not in VAR_SELECTS:
-            raise ValueError(f"unknown var_select {self.var_select!r}; choose from "
-                             f"{', '.join(VAR_SELECTS)}")
-        if self.value_select not in VALUE_SELECTS:
-            raise ValueError(f"unknown value_select {self.value_select!r}; choose from "
-                             f"{', '.join(VALUE_SELECTS)}")
-        t = self.time_limit
-        if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)
-                              or not t > 0):
-            raise ValueError(f"time_limit must be a positive number of seconds, not {t!r}")
-        if self.node_limit is not None and (isinstance(self.node_limit, bool)
-                                            or not isinstance(self.node_limit, int)
-                                            or self.node_limit < 0):
-            raise ValueError(f"node_limit must be an integer >= 0, not {self.node_limit!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise ValueError(f"seed must be an integer, not {self.seed!r}")
-        if self.on_progress is not None and not callable(self.on_progress):
-            raise ValueError(f"on_progress must be a function of the statistics, not "
-                             f"{self.on_progress!r}")
+        check_options({"var_select": self.var_select, "value_select": self.value_select,
+                       "time_limit": self.time_limit, "node_limit": self.node_limit,
+                       "seed": self.seed, "on_progress": self.on_progress})
         return parse_method(self.method)
+
+
+def check_options(options: dict[str, object]) -> None:
+    """Check the given options' values (ValueError naming the wrong one). The model calls
+    this on the user's keywords before building SearchOptions, whose typed fields would
+    otherwise reject a wrong type with a bare TypeError in the compiled engine."""
+    if "var_select" in options and options["var_select"] not in VAR_SELECTS:
+        raise ValueError(f"unknown var_select {options['var_select']!r}; choose from "
+                         f"{', '.join(VAR_SELECTS)}")
+    if "value_select" in options and options["value_select"] not in VALUE_SELECTS:
+        raise ValueError(f"unknown value_select {options['value_select']!r}; choose from "
+                         f"{', '.join(VALUE_SELECTS)}")
+    t = options.get("time_limit")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not t > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, not {t!r}")
+    n = options.get("node_limit")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        raise ValueError(f"node_limit must be an integer >= 0, not {n!r}")
+    seed = options.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    progress = options.get("on_progress")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"on_progress must be a function of the statistics, not "
+                         f"{progress!r}")
+    if "method" in options:
+        parse_method(options["method"])
 
 
 def parse_method(method: object) -> tuple[str, int | None]:
