@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import conundrum as cn
 from conundrum.engine import Inconsistency, Solver
 from conundrum.engine.var import BITSET_LIMIT
 from conundrum.propagators.alldiff import (
@@ -623,3 +624,29 @@ def test_table_refuses_two_columns_of_one_variable():
     x = s.int_var(0, 3)
     with pytest.raises(ValueError, match="share a variable"):
         Table(s, [x, x.view(1)], [(0, 1), (1, 2)])
+
+
+@pytest.mark.parametrize("items", [(1, 2, "x"), (2, 1, "x"), ("x", 1, 2), (1, 1, "x"),
+                                   (3, "x", 3), (1, 2, 3), (3, 2, 1)])
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("descending", [False, True])
+def test_ordered_with_adjacent_constants_counts_like_brute_force(items, strict, descending):
+    """increasing/decreasing over a mix of constants and a variable: two adjacent constants
+    make a relation that is already True or False, which must hold (or fail) like any
+    other, posted or reified (in a disjunction)."""
+    def ordered(values):
+        pairs = list(zip(values, values[1:]))
+        if descending:
+            pairs = [(b, a) for a, b in pairs]
+        return all(a < b if strict else a <= b for a, b in pairs)
+
+    make = cn.decreasing if descending else cn.increasing
+    for reified in (False, True):
+        m = cn.Model()
+        x = m.int_var(0, 5, "x")
+        c = make([x if i == "x" else i for i in items], strict=strict)
+        m += (c | (x == 5)) if reified else c
+        expected = sum(1 for v in range(6)
+                       if ordered([v if i == "x" else i for i in items])
+                       or (reified and v == 5))
+        assert m.count() == expected, (items, strict, descending, reified)

@@ -51,8 +51,9 @@ def _flatten(items: object, what: str) -> tuple:
     return tuple(out)
 
 
-def _pairwise_all(pairs: Iterable[Expr]) -> Expr:
-    items = list(pairs)
+def _pairwise_all(pairs: Iterable[Expr | bool]) -> Expr:
+    # a relation between two constants (increasing([1, 2, x])) is already a Python bool
+    items = [BoolConst(p) if isinstance(p, bool) else p for p in pairs]
     if not items:
         return BoolConst(True)
     return BoolOp("and", *items) if len(items) > 1 else items[0]
