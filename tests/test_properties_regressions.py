@@ -7,6 +7,8 @@ and the fixer removes the mark (and marks the entry FIXED in ENGINE-BUGS.md).
 
 from __future__ import annotations
 
+import pytest
+
 import conundrum as cn
 
 
@@ -100,3 +102,26 @@ def test_anti_first_fail_on_a_nested_quotient() -> None:
     m += x / (4 / x) < 5
     assert m.count(var_select="anti_first_fail", time_limit=5.0) == 2
     assert m.stats.complete
+
+
+@pytest.mark.parametrize("c", [2**40, -2**40, 10**9, 10**30])
+def test_equality_with_a_huge_offset_needs_no_huge_bit_set(c: int) -> None:
+    """x + c == y on small domains: the two bit sets are c apart, so they cannot overlap;
+    shifting one by c to find out took 2**40 bits (MemoryError) or 134 MB for 10**9.
+    With y placed around c the 11 solutions remain. Memory is bounded, not time."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        m = cn.Model()
+        x, y = m.int_var(0, 10, "x"), m.int_var(0, 10, "y")
+        m += x + c == y
+        assert m.count() == 0 and m.stats.nodes == 0
+        m = cn.Model()
+        x, y = m.int_var(0, 10, "x"), m.int_var(c, c + 10, "y")
+        m += x + c == y
+        assert m.count() == 11 and m.stats.nodes <= 30
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, peak

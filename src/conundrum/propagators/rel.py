@@ -31,6 +31,10 @@ class EqualOffset(Propagator):
                 # y's values shifted by c, aligned on x's lowest value, and back
                 xl = x.lo
                 k = y.lo + c - xl
+                # A shift past the other set cannot overlap it: answer before shifting, or
+                # a huge offset (x + 2**40 == y) would build a bit set of 2**40 bits.
+                if k >= xb.bit_length() or -k >= yb.bit_length():
+                    raise Inconsistency
                 common = xb & (yb << k if k >= 0 else yb >> -k)
                 if not common:
                     raise Inconsistency
