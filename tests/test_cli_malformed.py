@@ -48,7 +48,10 @@ FILES = {
     "sky_clue": "  9 . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n  . . . .\n",
     "sky_lines": "  . .\n. . . .\n",
     "sky_row": "  . . . .\n. . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n  . . . .\n",
+    "signed": "\n".join(["-5 3 . . 7 . . . ."] + [". . . . . . . . ."] * 8),
+    "sky_huge": "  " + "9" * 5000 + " . . .\n" + ". . . . . .\n" * 4 + "  . . . .\n",
 }
+HUGE = "9" * 5000
 BINARY = bytes(range(256)) * 4
 
 # (argv, a piece of the message that names the place)
@@ -131,6 +134,11 @@ CASES = [
     (["queens", "8", "--var-select", "nope"], "--var-select"),
     (["queens", "8", "--all", "--count"], "--count"),
     (["sodoku", "x.txt"], "sodoku"),
+    (["sudoku", "{signed}"], "line 1, column 1"),  # a sign is not dropped: -5 is no clue
+    (["skyscrapers", "{sky_huge}"], "line 1, column 3"),
+    (["queens", HUGE], "whole number"),
+    (["queens", "8", "--limit", HUGE], "--limit"),
+    (["queens", "8", "--seed", HUGE], "--seed"),
 ]
 
 
@@ -163,6 +171,7 @@ def test_malformed_input(argv, place, paths, capsys):
     assert lines[0].startswith("conundrum"), err
     assert place in lines[0], err
     assert "Traceback" not in err and "internal error" not in err, err
+    assert len(lines[0]) < 300, "a long value is shortened, not echoed whole"
     assert len(lines) == 1 or (len(lines) == 3 and lines[2].strip() == "^"), err
 
 

@@ -342,8 +342,19 @@ def _report_unique(puzzle, shown, incomplete, reason, args, out) -> int:
     return EXIT_SOLVED
 
 
+LONG_TOKEN = 120  # characters: a longer word or number (not a path) in a message is cut
+
+
+def shorten(message: str) -> str:
+    """The message with every word or number longer than LONG_TOKEN characters cut to its
+    ends (a 5,000-digit value is not echoed whole)."""
+    return re.sub(rf"\S{{{LONG_TOKEN + 1},}}",
+                  lambda m: f"{m.group()[:20]}...{m.group()[-20:]} ({len(m.group())} "
+                            f"characters)", message)
+
+
 def _format_error(err: PuzzleError) -> str:
-    msg = "conundrum: " + err.one_line()
+    msg = "conundrum: " + shorten(err.one_line())
     if err.text is not None and err.column is not None and len(err.text) <= 300:
         shown = "".join(" " if ch == "\t" else ch for ch in err.text)
         msg += f"\n  {shown}\n  {' ' * (err.column - 1)}^"
@@ -371,8 +382,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:
-        print(f"conundrum: {exc}" if not str(exc).startswith("conundrum") else str(exc),
-              file=sys.stderr)
+        text = shorten(str(exc))
+        print(text if text.startswith("conundrum") else f"conundrum: {text}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not args.command:
         parser.print_help(sys.stderr)
@@ -394,13 +405,13 @@ def _main(argv: Sequence[str] | None) -> int:
         print(_format_error(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
     except model_error as exc:
-        print(f"conundrum: {args.command}: {exc}", file=sys.stderr)
+        print(shorten(f"conundrum: {args.command}: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (BrokenPipeError, KeyboardInterrupt):
         raise
     except Exception as exc:  # the last guard: a bug must not look like a traceback
-        print(f"conundrum: internal error, this is a bug (please report it): "
-              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(shorten(f"conundrum: internal error, this is a bug (please report it): "
+                      f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

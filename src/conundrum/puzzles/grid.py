@@ -138,10 +138,13 @@ def read_plain(text: str, source: str) -> Grid:
 def _tokens(line: str) -> list[tuple[int, str]]:
     out, j, n = [], 0, len(line)
     while j < n:
-        if line[j].isspace() or line[j] in RULE_CHARS:
+        # '-' and '+' draw rules, but before a digit they are a sign: "-5" must be refused
+        # as a clue, not read as 5
+        signed = line[j] in "-+" and j + 1 < n and line[j + 1].isdigit()
+        if not signed and (line[j].isspace() or line[j] in RULE_CHARS):
             j += 1
             continue
-        k = j
+        k = j + 1 if signed else j
         while k < n and not (line[k].isspace() or line[k] in RULE_CHARS):
             k += 1
         out.append((j + 1, line[j:k]))

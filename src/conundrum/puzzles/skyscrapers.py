@@ -22,7 +22,7 @@ MAX_SIZE = 12
 def _token(tok: str, n: int, what: str, place: dict) -> int | None:
     if tok in (".", "0", "-"):
         return None
-    if tok.isascii() and tok.isdigit() and 1 <= int(tok) <= n:
+    if tok.isascii() and tok.isdigit() and len(tok) <= 3 and 1 <= int(tok) <= n:
         return int(tok)
     raise PuzzleError(f"{what} {tok!r} is not '.' or a number from 1 to {n}", **place)
 
