@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -153,12 +154,14 @@ def test_huge_domain_is_not_enumerated() -> None:
     "m += cn.table([x, y], [[1, 2, 3]])",
     "m += cn.global_cardinality([x, y], [1, 2], [1])",
     "m += m2.int_var(0, 1) + x == 1",
+    "cn.element([1, Fraction(5, 4)], x)",
 ])
 def test_other_model_mistakes_are_model_errors(mistake: str) -> None:
     """Float bounds, unknown strength, bad tuple arity, mismatched lengths, a variable of
-    another model: ModelError when the model is built (or posted)."""
+    another model, a fraction in an element array: ModelError when the model is built (or
+    posted), not when it is solved."""
     m, x, y, _ = model3()
-    env = {"cn": cn, "m": m, "m2": cn.Model(), "x": x, "y": y}
+    env = {"cn": cn, "m": m, "m2": cn.Model(), "x": x, "y": y, "Fraction": Fraction}
     with pytest.raises(cn.ModelError):
         exec(mistake, env)
 

@@ -235,6 +235,10 @@ def element(array: object, index: object) -> Expr:
     items = _flatten(array, "element")
     if not items:
         raise ModelError("element: the array is empty")
+    for k, item in enumerate(items):
+        if isinstance(item, Fraction):  # a whole Fraction arrives as an int already
+            raise ModelError(f"element: array[{k}] = {item} is not an integer (the array "
+                             "holds integers or integer expressions)")
     return Element((const_or_expr(index, "element index"), *items))
 
 
