@@ -92,8 +92,9 @@ class Affine(Propagator):
 class Difference(Propagator):
     """z == x - y + c, bounds consistent: the differences of a Golomb ruler or of start
     times. A general linear equality would do the same filtering; this one keeps its three
-    variables in fields rather than lists and needs no bookkeeping of fixed terms, which
-    halves the cost of a call (it runs tens of times per search node on such models)."""
+    variables in fields rather than lists and needs no bookkeeping of fixed terms. It runs
+    tens of times per search node on such models: golomb-9 took 4.67G instructions with it
+    against 7.35G with the general propagator (callgrind, compiled engine)."""
 
     priority = 1
     idempotent = True
