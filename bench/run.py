@@ -183,10 +183,12 @@ def engine_state() -> str:
 
     commit = git("rev-parse", "--short", "HEAD") or "no git"
     dirty = " + uncommitted changes" if git("status", "--porcelain", "--", "src") else ""
+    def installed_differs(f: Path) -> bool:
+        copy = pkg / f.relative_to(src)
+        return not copy.is_file() or copy.read_bytes() != f.read_bytes()
+
     stale = [f.name for f in src.rglob("*.py")
-             if "__pycache__" not in f.parts
-             and (not (pkg / f.relative_to(src)).is_file()
-                  or (pkg / f.relative_to(src)).read_bytes() != f.read_bytes())]
+             if "__pycache__" not in f.parts and installed_differs(f)]
     installed = (" (installed package differs from src/ in " + ", ".join(sorted(stale)[:5])
                  + ")") if stale else ""
     return f"commit {commit}{dirty}, source digest {digest.hexdigest()[:12]}{installed}"
