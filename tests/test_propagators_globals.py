@@ -607,6 +607,24 @@ def test_table_bounds_only_variable_loses_its_upper_bound():
     assert (xs[0].lo, xs[0].hi) == (3, 3)
 
 
+def test_table_bounds_only_column_changed_alone_moves_onto_a_supported_value():
+    """A bounds-only column whose own bound moved (the only change) is still filtered: its
+    new bound may be a value no tuple has (the quotient behind x - 80000 / y <= 5 kept
+    -5..80000 instead of 80000 and search walked through all of it)."""
+    tuples = [(1, -40), (2, 10), (3, 80)]
+    s, xs = build([{1, 2, 3}, ("big", -40)])
+    assert post(s, lambda s, xs: Table(s, xs, tuples), xs)
+    assert (xs[1].lo, xs[1].hi) == (-40, 80)
+    s.trail.push_level()
+    xs[1].set_min(-5)
+    s.fix_point()
+    assert (xs[1].lo, xs[1].hi) == (10, 80) and xs[0].values_list() == [2, 3]
+    s.trail.pop_level()
+    xs[1].set_max(79)
+    s.fix_point()
+    assert (xs[1].lo, xs[1].hi) == (-40, 10) and xs[0].values_list() == [1, 2]
+
+
 def test_table_two_variables_changed_before_the_call():
     tuples = [(1, 1), (2, 2), (2, 3), (1, 3)]
     s, xs = build([{1, 2}, {1, 2, 3}])

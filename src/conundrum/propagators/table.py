@@ -9,8 +9,9 @@ Python ints as bit sets:
   its bit set, or of its bounds), `current` loses the supports of the removed values (or
   keeps those of the remaining values, whichever is shorter);
 * filter: a value v of x_k stays iff `supports[k][v] & current` is not empty. The variable
-  that alone caused the update needs no filtering (its remaining values kept their
-  supports). When fewer tuples are left than x_k has values (after an assignment, typically)
+  that alone caused the update needs no filtering when it has a bit set (its remaining
+  values kept their supports); a bounds-only one still moves its bounds onto supported
+  values. When fewer tuples are left than x_k has values (after an assignment, typically)
   the supported values are collected from the remaining tuples instead, one OR per tuple
   (`colbits[k][j]` is the bit of tuple j's value in x_k's bit set).
 
@@ -173,9 +174,11 @@ class Table(Propagator):
         alive: list[int] = []  # the remaining tuples, listed once if a column needs them
         for k in range(len(xs)):
             x = xs[k]
-            if x.lo == x.hi or (nchanged == 1 and k == changed):
-                continue
             bits = x.bits
+            # the column that alone caused the update keeps support for its remaining
+            # values, unless it is bounds-only: its new bound may be no value of the table
+            if x.lo == x.hi or (nchanged == 1 and k == changed and bits >= 0):
+                continue
             if bits >= 0:
                 bits <<= x.lo - self.anchor[k]
                 if ncurr < x.card:
