@@ -14,6 +14,7 @@ import pytest
 
 from conundrum import cli
 from conundrum.cli import main
+from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -102,13 +103,13 @@ def test_equations_from_a_file(capsys, tmp_path):
     assert status == 0 and (sol["P"], sol["X"], sol["Y"], sol["Z"]) == (7, 1, 8, 9)
 
 
-@pytest.mark.parametrize("var_select", cli.VAR_SELECT)
+@pytest.mark.parametrize("var_select", VAR_SELECTS)
 def test_every_variable_selection_counts_the_same(capsys, var_select):
     status, out, _ = run(capsys, "queens", "6", "--count", "--var-select", var_select)
     assert (status, out) == (0, "4\n")
 
 
-@pytest.mark.parametrize("value_select", cli.VALUE_SELECT)
+@pytest.mark.parametrize("value_select", VALUE_SELECTS)
 def test_every_value_selection_counts_the_same(capsys, value_select):
     status, out, _ = run(capsys, "magic", "3", "--count", "--value-select", value_select,
                          "--seed", "7")

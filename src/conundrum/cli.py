@@ -15,12 +15,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
+from .search.selectors import VALUE_SELECTS, VAR_SELECTS
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
-VAR_SELECT = ["input_order", "first_fail", "anti_first_fail", "smallest", "largest",
-              "occurrence", "most_constrained", "max_regret", "dom_wdeg"]
-VALUE_SELECT = ["min", "max", "middle", "median", "split", "reverse_split", "random"]
 FILE_COMMANDS = {
     "sudoku": "a Sudoku (4x4 to 25x25, one line or a grid; relation grid for Greater-Than)",
     "futoshiki": "a Futoshiki (relation grid, Latin square of any size)",
@@ -84,10 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--plain", action="store_true",
                    help="grids as bare rows of values, without box lines")
     s = common.add_argument_group("search")
-    s.add_argument("--var-select", choices=VAR_SELECT, metavar="H",
-                   help="variable selection: " + ", ".join(VAR_SELECT) + " (default dom_wdeg)")
-    s.add_argument("--value-select", choices=VALUE_SELECT, metavar="H",
-                   help="value selection: " + ", ".join(VALUE_SELECT) + " (default min)")
+    s.add_argument("--var-select", choices=VAR_SELECTS, metavar="H",
+                   help="variable selection: " + ", ".join(VAR_SELECTS) + " (default dom_wdeg)")
+    s.add_argument("--value-select", choices=VALUE_SELECTS, metavar="H",
+                   help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
+                   "or split on domains of more than 65,536 values)")
     s.add_argument("--method", type=_method, help="complete (default), lds:N or bbs:N")
     s.add_argument("--time-limit", type=_seconds, metavar="S",
                    help="stop after S seconds (exit status 3 if the answer is incomplete)")

@@ -12,6 +12,9 @@ reads the values before resuming the generator.
   as dom_wdeg or random values, and branch and bound stay exact). If no branch was cut for
   exceeding k, the search was complete and stops.
 - bbs:N: bounded backtrack search: stops after N failures.
+
+Auxiliary variables left unfixed once the branching variables are fixed are labelled last,
+with the default value choice (auto_value).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from conundrum.search.selectors import (
     VALUE_SELECTS,
     VAR_SELECTS,
     Decision,
+    auto_value,
     make_value_select,
     make_var_select,
 )
@@ -42,7 +46,7 @@ class SearchOptions:
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
                  "on_progress")
 
-    def __init__(self, var_select: str = "dom_wdeg", value_select: str = "min",
+    def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None) -> None:
@@ -178,7 +182,7 @@ class _Runner:
                     break
             else:
                 return None
-            decisions = ((EQ, x.lo), (NE, x.lo))
+            decisions = auto_value(x)
         kind, v = decisions[0]
         if kind == EQ and x.bits < 0 and x.lo < v < x.hi:
             # a bounds-only domain cannot drop an interior value: split around it

@@ -18,7 +18,7 @@ from conundrum.engine import IntVar
 
 VAR_SELECTS = ("input_order", "first_fail", "anti_first_fail", "smallest", "largest",
                "occurrence", "most_constrained", "max_regret", "dom_wdeg")
-VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "random")
+VALUE_SELECTS = ("auto", "min", "max", "middle", "median", "split", "reverse_split", "random")
 
 # decision kinds
 EQ = 0
@@ -130,8 +130,25 @@ def _median_value(x: IntVar) -> int:
     return values[(len(values) - 1) // 2]
 
 
+SPLIT_ABOVE = 64  # auto_value splits a bounds-only domain while it spans more values
+
+
+def auto_value(x: IntVar) -> tuple[Decision, ...]:
+    """The default: `min`, except on a bounds-only domain (wider than BITSET_LIMIT values
+    when created, engine/var.py) while it spans more than SPLIT_ABOVE values: there `split`,
+    lower half first. Trying the values of 0..10**18 one at a time never ends, while halving
+    reaches any value in 60 levels; once few values are left, trying them costs fewer nodes
+    than halving. Both visit values in ascending order, as `min` does."""
+    if x.bits < 0 and x.hi - x.lo > SPLIT_ABOVE:
+        mid = (x.lo + x.hi) // 2
+        return ((LE, mid), (GT, mid))
+    return ((EQ, x.lo), (NE, x.lo))
+
+
 def make_value_select(name: str, seed: int = 0) -> ValueSelect:
     """The alternatives function for a value_select name: x -> decisions."""
+    if name == "auto":
+        return auto_value
     if name == "min":
         return lambda x: ((EQ, x.lo), (NE, x.lo))
     if name == "max":
