@@ -335,3 +335,35 @@ def test_statistics_are_filled_in_when_the_search_stops_early() -> None:
     next(gen)
     del gen  # dropped mid-search
     check(m.stats)
+
+
+def test_a_search_stopped_early_is_never_called_complete() -> None:
+    """solve() asks for one solution: the others were not ruled out, so the run is
+    incomplete (stopped by the limit of one), as is a generator the caller stops reading.
+    A run read to its end is complete."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 3)
+    m += x < y
+    assert m.solve() is not None
+    assert (m.stats.complete, m.stats.stopped_by) == (False, "limit")
+    gen = m.solutions()
+    next(gen)
+    gen.close()
+    assert (m.stats.complete, m.stats.stopped_by) == (False, "closed")
+    for _ in m.solutions():
+        break
+    assert (m.stats.complete, m.stats.stopped_by) == (False, "closed")
+    assert len(list(m.solutions())) == 6
+    assert (m.stats.complete, m.stats.stopped_by) == (True, None)
+    assert len(list(m.solutions(limit=10))) == 6
+    assert (m.stats.complete, m.stats.stopped_by) == (True, None)
+
+
+def test_statistics_count_the_compilation_too() -> None:
+    """stats.seconds covers the whole call: a model refuted while it is compiled (no search
+    node at all) still took time, and says so."""
+    m = cn.Model()
+    xs = m.int_vars(30, 0, 28, "x")
+    m += cn.all_different(xs)
+    assert m.count() == 0
+    assert m.stats.nodes == 0 and m.stats.seconds > 0 and m.stats.complete

@@ -232,12 +232,16 @@ class Model:
              snapshot: tuple[list[Var], list[Expr]] | None = None) -> Iterator[list[int]]:
         """The values of the snapshot's variables in each solution, in order (a fresh list
         each time), every one verified by the independent checker."""
+        import time
+
         from conundrum.search.dfs import search
 
         self.stats = stats = SearchStats()
+        start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
         variables, constraints = snapshot if snapshot is not None else self._snapshot()
         compiler, obj = self._compile(variables, constraints, objective)
         if compiler is None:
+            stats.seconds = time.perf_counter() - start
             return
         check = Checker(variables, constraints)
         decision = compiler.engine_vars
@@ -252,7 +256,7 @@ class Model:
                     obj.set_min(best[0] + 1)
 
         runner = search(compiler.solver, decision, opts, stats,
-                        bound if obj is not None else None, extra)
+                        bound if obj is not None else None, extra, start)
         try:
             for _ in runner:
                 values = [ev.lo for ev in decision]
@@ -286,14 +290,19 @@ class Model:
         snapshot = self._snapshot()
         variables = snapshot[0]
         run = self._run(opts, snapshot=snapshot)
-        for values in run:
-            found += 1
-            yield self._solution(variables, values)
-            if limit is not None and found >= limit:
-                run.close()
-                self.stats.complete = False
-                self.stats.stopped_by = "limit"
-                return
+        try:
+            for values in run:
+                found += 1
+                if limit is not None and found >= limit:
+                    # said before the last one is handed over: a caller that takes it and
+                    # stops reading (as solve() does) never resumes this generator
+                    self.stats.complete = False
+                    self.stats.stopped_by = "limit"
+                    yield self._solution(variables, values)
+                    return
+                yield self._solution(variables, values)
+        finally:
+            run.close()
 
     def solve(self, **options) -> Solution | None:
         """The first solution, or None (see self.stats.complete when a limit was set)."""

@@ -119,14 +119,20 @@ class _Stop(Exception):
 
 def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            stats: SearchStats, bound: Callable[[], None] | None = None,
-           extra_vars: list[IntVar] | None = None) -> Iterator[None]:
+           extra_vars: list[IntVar] | None = None,
+           start: float | None = None) -> Iterator[None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
     others) are labelled in order only once every branch variable is fixed, so that no
     heuristic ever walks an auxiliary's wide domain. `bound` is applied at every node before
-    propagation (branch and bound)."""
+    propagation (branch and bound). `start` (a perf_counter time, default now) is when the
+    caller's clock started: stats.seconds and the time limit count from it.
+
+    Closed before the end (the caller stopped reading), the search is incomplete: its
+    statistics say so, with stopped_by "closed" unless the caller named its own reason."""
     kind, n = options.validate()
-    start = time.perf_counter()
+    if start is None:
+        start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start)
@@ -144,6 +150,11 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
         stats.complete = False
+    except GeneratorExit:
+        stats.complete = False
+        if stats.stopped_by is None:
+            stats.stopped_by = "closed"
+        raise
     finally:
         stats.seconds = time.perf_counter() - start
         stats.propagations = solver.propagations
