@@ -162,12 +162,14 @@ class Compiler:
                         p.credit.append(table)
 
     def _merge_equal(self, constraints: list[Expr]) -> None:
-        """Compile the variables related by top-level equalities x == y + c as one engine
-        variable (plus offsets), each other one kept equal to it by an EqualOffset.
+        """Compile the variables related by top-level equalities x == y + c (also written
+        x - y == c, 2*x == 2*y + 2c) as one engine variable (plus offsets), each other one
+        kept equal to it by an EqualOffset.
 
         A non-linear constraint then sees a repeated variable: x*y with x == y becomes x**2,
         whose roots settle it at once, where two propagators exchanging rounded bounds
-        would move them about one unit per round. The equalities themselves compile to
+        would move them about one unit per round; x + y == 10**4 with x - y == 2 becomes
+        2*y + 2 == 10**4, settled before search. The equalities themselves compile to
         constants (0 == 0)."""
         parent: dict[int, tuple[int, int]] = {}  # i -> (j, c): x_i == x_j + c
         stack: list[object] = list(constraints)
@@ -178,17 +180,18 @@ class Compiler:
                 continue
             if not (isinstance(c, Rel) and c.op == "=="):
                 continue
-            a, b = _var_offset(c.args[0]), _var_offset(c.args[1])
-            if a is None or b is None:
+            pair = _offset_pair(c.args[0], c.args[1])
+            if pair is None:
                 continue
-            (ra, oa), (rb, ob) = _find(parent, a[0]), _find(parent, b[0])
-            if ra == rb:
+            i, j, k = pair
+            (ri, oi), (rj, oj) = _find(parent, i), _find(parent, j)
+            if ri == rj:
                 continue  # already merged: posting the constraint checks its offsets
-            # x_a + a1 == x_b + b1 with x_a = x_ra + oa and x_b = x_rb + ob
-            if ra < rb:
-                parent[rb] = (ra, oa + a[1] - ob - b[1])
+            # x_i == x_j + k with x_i = x_ri + oi and x_j = x_rj + oj
+            if ri < rj:
+                parent[rj] = (ri, oi - oj - k)
             else:
-                parent[ra] = (rb, ob + b[1] - oa - a[1])
+                parent[ri] = (rj, oj + k - oi)
         for i in sorted(parent):
             r, offset = _find(parent, i)
             root = self.engine_vars[r]
@@ -752,14 +755,32 @@ def _find(parent: dict[int, tuple[int, int]], i: int) -> tuple[int, int]:
     return root, offset
 
 
-def _var_offset(e: object) -> tuple[int, int] | None:
-    """(index, c) when the expression is a model variable plus an integer constant."""
-    if isinstance(e, Var):
-        return e.index, 0
-    if (isinstance(e, Sum) and len(e.args) == 1 and isinstance(e.args[0], Var)
-            and e.coefs[0] == 1 and isinstance(e.const, int)):
-        return e.args[0].index, e.const
-    return None
+def _offset_pair(a: object, b: object) -> tuple[int, int, int] | None:
+    """(i, j, k) when a == b says x_i == x_j + k for two model variables: both sides are
+    integer linear forms over variables and their difference is p*x_i - p*x_j + m, with p
+    dividing m (x + 3 == y, x - y == 2, 2*x == 2*y + 4, ...)."""
+    terms: dict[int, int] = {}
+    const = 0
+    for side, sign in ((a, 1), (b, -1)):
+        if isinstance(side, int) and not isinstance(side, bool):
+            const += sign * side
+        elif isinstance(side, Var):
+            terms[side.index] = terms.get(side.index, 0) + sign
+        elif isinstance(side, Sum) and isinstance(side.const, int):
+            for coef, t in zip(side.coefs, side.args, strict=True):
+                if not (isinstance(t, Var) and isinstance(coef, int)):
+                    return None
+                terms[t.index] = terms.get(t.index, 0) + sign * coef
+            const += sign * side.const
+        else:
+            return None
+    nonzero = [(v, c) for v, c in terms.items() if c]
+    if len(nonzero) != 2 or nonzero[0][1] != -nonzero[1][1]:
+        return None
+    (i, p), (j, _) = nonzero
+    if const % p:
+        return None  # no solution: posting the constraint finds out
+    return i, j, -const // p
 
 
 def _enumerable(x: IntView, y: IntView, limit: int) -> bool:
