@@ -236,6 +236,23 @@ def test_explicit_min_still_tries_the_least_value_first() -> None:
     assert m.stats.nodes == 5  # x=0, x!=0 -> x=1, x!=1 -> x=2: one node per decision
 
 
+def test_auto_is_min_on_narrower_ranges_even_kept_as_bounds() -> None:
+    """A Golomb ruler's marks (0..100) are kept as bounds only (no propagator of theirs
+    makes holes) yet span few values: auto tries values as min does, the same tree node for
+    node. Splitting them doubled golomb-9's search (29,908 to 60,124 nodes)."""
+    def golomb(n: int, **options: str) -> tuple[int, int]:
+        m = cn.Model()
+        x = m.int_vars(n, 0, 100, "m")
+        m += x[0] == 0
+        m += cn.increasing(x, strict=True)
+        m += cn.all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
+        best = m.minimize(x[-1], **options)
+        return best[x[-1]], m.stats.nodes
+
+    assert golomb(7) == golomb(7, value_select="min")
+    assert golomb(7)[0] == 25
+
+
 @pytest.mark.parametrize("value_select", ["auto", "split", "reverse_split", "middle", "median"])
 def test_value_choices_that_halve_find_the_same_answers_on_wide_domains(
         value_select: str) -> None:

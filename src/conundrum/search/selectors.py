@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conundrum.engine import IntVar
+from conundrum.engine.var import BITSET_LIMIT
 
 VAR_SELECTS = ("input_order", "first_fail", "anti_first_fail", "smallest", "largest",
                "occurrence", "most_constrained", "max_regret", "dom_wdeg")
@@ -130,16 +131,14 @@ def _median_value(x: IntVar) -> int:
     return values[(len(values) - 1) // 2]
 
 
-SPLIT_ABOVE = 64  # auto_value splits a bounds-only domain while it spans more values
-
-
 def auto_value(x: IntVar) -> tuple[Decision, ...]:
-    """The default: `min`, except on a bounds-only domain (wider than BITSET_LIMIT values
-    when created, engine/var.py) while it spans more than SPLIT_ABOVE values: there `split`,
-    lower half first. Trying the values of 0..10**18 one at a time never ends, while halving
-    reaches any value in 60 levels; once few values are left, trying them costs fewer nodes
-    than halving. Both visit values in ascending order, as `min` does."""
-    if x.bits < 0 and x.hi - x.lo > SPLIT_ABOVE:
+    """The default: `min`, except while a domain spans more than BITSET_LIMIT values (so
+    it is kept as bounds only, engine/var.py): there `split`, lower half first. Trying the
+    values of 0..10**18 one at a time never ends, while halving reaches any value in 60
+    levels; on a narrower range trying values costs fewer nodes than halving (golomb-9:
+    29,908 nodes against 60,124 when its bounds-only marks of 0..81 were split). Both visit
+    values in ascending order."""
+    if x.bits < 0 and x.hi - x.lo >= BITSET_LIMIT:
         mid = (x.lo + x.hi) // 2
         return ((LE, mid), (GT, mid))
     return ((EQ, x.lo), (NE, x.lo))
