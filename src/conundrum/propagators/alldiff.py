@@ -2,7 +2,7 @@
 
 * `AllDifferentValue` (FIX, priority 0): when a variable is fixed, its value is removed from
   the others (forward checking).
-* `AllDifferentBounds` (BOUNDS, priority 1): bounds consistency with Hall intervals, the
+* `AllDifferentBounds` (BOUNDS, priority 2): bounds consistency with Hall intervals, the
   union-find algorithm of López-Ortiz, Quimper, Tromp and van Beek (IJCAI 2003),
   O(n log n) per pass, combined with the value elimination of fixed variables (so that holes
   are used on bitset domains and duplicates are caught on bounds-only ones).
@@ -179,7 +179,7 @@ class AllDifferentExcept0(AllDifferentValue):
 class AllDifferentBounds(_ValueElimination):
     """all_different(xs), bounds consistent (Hall intervals) plus value elimination."""
 
-    priority = 1
+    priority = 2
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver, xs)
