@@ -367,3 +367,17 @@ def test_statistics_count_the_compilation_too() -> None:
     m += cn.all_different(xs)
     assert m.count() == 0
     assert m.stats.nodes == 0 and m.stats.seconds > 0 and m.stats.complete
+
+
+def test_each_run_keeps_its_own_statistics() -> None:
+    """Two generators of one model read in turn: the first one's limit is recorded on its
+    own statistics, not on those of the run started after it (m.stats)."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 3)
+    m += x < y
+    first = m.solutions(limit=2)
+    next(first)
+    everything = list(m.solutions())
+    assert len(everything) == 6 and m.stats.complete
+    assert len(list(first)) == 1  # its limit is reached now, after the other run
+    assert (m.stats.complete, m.stats.stopped_by, m.stats.solutions) == (True, None, 6)

@@ -229,14 +229,18 @@ class Model:
         return list(self.variables), list(self.constraints)
 
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
-             snapshot: tuple[list[Var], list[Expr]] | None = None) -> Iterator[list[int]]:
+             snapshot: tuple[list[Var], list[Expr]] | None = None,
+             stats: SearchStats | None = None) -> Iterator[list[int]]:
         """The values of the snapshot's variables in each solution, in order (a fresh list
-        each time), every one verified by the independent checker."""
+        each time), every one verified by the independent checker. The run's statistics
+        (`stats`, or new ones) become self.stats when it starts."""
         import time
 
         from conundrum.search.dfs import search
 
-        self.stats = stats = SearchStats()
+        if stats is None:
+            stats = SearchStats()
+        self.stats = stats
         start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
         variables, constraints = snapshot if snapshot is not None else self._snapshot()
         compiler, obj = self._compile(variables, constraints, objective)
@@ -289,15 +293,17 @@ class Model:
         found = 0
         snapshot = self._snapshot()
         variables = snapshot[0]
-        run = self._run(opts, snapshot=snapshot)
+        # this run's own statistics: another run of the model may have started meanwhile
+        stats = SearchStats()
+        run = self._run(opts, snapshot=snapshot, stats=stats)
         try:
             for values in run:
                 found += 1
                 if limit is not None and found >= limit:
                     # said before the last one is handed over: a caller that takes it and
                     # stops reading (as solve() does) never resumes this generator
-                    self.stats.complete = False
-                    self.stats.stopped_by = "limit"
+                    stats.complete = False
+                    stats.stopped_by = "limit"
                     yield self._solution(variables, values)
                     return
                 yield self._solution(variables, values)
