@@ -299,14 +299,15 @@ class Model:
         try:
             for values in run:
                 found += 1
-                if limit is not None and found >= limit:
+                last = limit is not None and found >= limit
+                if last:
                     # said before the last one is handed over: a caller that takes it and
                     # stops reading (as solve() does) never resumes this generator
                     stats.complete = False
                     stats.stopped_by = "limit"
-                    yield self._solution(variables, values)
-                    return
                 yield self._solution(variables, values)
+                if last:
+                    return
         finally:
             run.close()
 

@@ -131,6 +131,17 @@ def _median_value(x: IntVar) -> int:
     return values[(len(values) - 1) // 2]
 
 
+def min_value(x: IntVar) -> tuple[Decision, ...]:
+    """x = lo, else x != lo."""
+    return ((EQ, x.lo), (NE, x.lo))
+
+
+def split_value(x: IntVar) -> tuple[Decision, ...]:
+    """The lower half of the bounds first, then the upper one."""
+    mid = (x.lo + x.hi) // 2
+    return ((LE, mid), (GT, mid))
+
+
 def auto_value(x: IntVar) -> tuple[Decision, ...]:
     """The default: `min`, except while a domain spans more than BITSET_LIMIT values (so
     it is kept as bounds only, engine/var.py): there `split`, lower half first. Trying the
@@ -139,9 +150,8 @@ def auto_value(x: IntVar) -> tuple[Decision, ...]:
     29,908 nodes against 60,124 when its bounds-only marks of 0..81 were split). Both visit
     values in ascending order."""
     if x.bits < 0 and x.hi - x.lo >= BITSET_LIMIT:
-        mid = (x.lo + x.hi) // 2
-        return ((LE, mid), (GT, mid))
-    return ((EQ, x.lo), (NE, x.lo))
+        return split_value(x)
+    return min_value(x)
 
 
 def make_value_select(name: str, seed: int = 0) -> ValueSelect:
@@ -149,7 +159,7 @@ def make_value_select(name: str, seed: int = 0) -> ValueSelect:
     if name == "auto":
         return auto_value
     if name == "min":
-        return lambda x: ((EQ, x.lo), (NE, x.lo))
+        return min_value
     if name == "max":
         return lambda x: ((EQ, x.hi), (NE, x.hi))
     if name == "middle":
@@ -163,7 +173,7 @@ def make_value_select(name: str, seed: int = 0) -> ValueSelect:
             return ((EQ, v), (NE, v))
         return median
     if name == "split":
-        return lambda x: ((LE, (x.lo + x.hi) // 2), (GT, (x.lo + x.hi) // 2))
+        return split_value
     if name == "reverse_split":
         return lambda x: ((GT, (x.lo + x.hi) // 2), (LE, (x.lo + x.hi) // 2))
     if name == "random":
