@@ -122,6 +122,19 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in N_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve: {text}.")
         p.add_argument("n", metavar="N", help="the board size")
+    from .io.flatzinc.run import add_arguments
+
+    fzn = sub.add_parser("fzn", help="a FlatZinc model, as a MiniZinc solver",
+                         description="Solve a FlatZinc file and print as a FlatZinc solver "
+                         "(what `minizinc --solver conundrum` runs). Exit status 0 whatever "
+                         "the search found; 2 on input that cannot be read or is not "
+                         "supported.")
+    add_arguments(fzn)
+    cfg = sub.add_parser("minizinc-config", help="the MiniZinc solver configuration",
+                         description="Print the solver configuration (.msc) that lets "
+                         "MiniZinc run conundrum, or install it where MiniZinc finds it.")
+    cfg.add_argument("--install", nargs="?", const="", metavar="DIR",
+                     help="write conundrum.msc into DIR (default ~/.minizinc/solvers)")
     return parser
 
 
@@ -391,6 +404,15 @@ def _main(argv: Sequence[str] | None) -> int:
     def out(text: str) -> None:
         print(text, flush=True)
 
+    def err(text: str) -> None:
+        print(shorten(text), file=sys.stderr)
+
+    if args.command == "fzn":
+        from .io.flatzinc.run import run
+
+        return _guarded(lambda: run(args, out, err))
+    if args.command == "minizinc-config":
+        return _guarded(lambda: minizinc_config(args, out, err))
     try:
         import conundrum as cn
 
@@ -412,6 +434,52 @@ def _main(argv: Sequence[str] | None) -> int:
         print(shorten(f"conundrum: internal error, this is a bug (please report it): "
                       f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _guarded(command: Callable[[], int]) -> int:
+    """Run a command; an unexpected exception is reported as a bug, never a traceback."""
+    try:
+        return command()
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        print(shorten(f"conundrum: internal error, this is a bug (please report it): "
+                      f"{type(exc).__name__}: {exc}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def minizinc_config(args: argparse.Namespace, out: Callable[[str], None],
+                    err: Callable[[str], None]) -> int:
+    """Print the .msc, or write it (--install) where MiniZinc looks for solvers."""
+    from pathlib import Path
+
+    from . import __version__
+    from .io.flatzinc import config
+
+    exe = config.executable_path()
+    if exe is None:
+        err(f"conundrum: the {config.FZN_COMMAND} command is not installed (pip install "
+            "conundrum puts it beside the conundrum command)")
+        return EXIT_BAD_INPUT
+    text = config.render(config.solver_config(exe, __version__))
+    if args.install is None:
+        out(text.rstrip("\n"))
+        return EXIT_SOLVED
+    folder = Path(args.install) if args.install else config.default_install_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "conundrum.msc").write_text(text, encoding="utf-8")
+    except OSError as exc:
+        err(f"conundrum: cannot write {folder / 'conundrum.msc'}: {exc.strerror or exc}")
+        return EXIT_BAD_INPUT
+    out(f"wrote {folder / 'conundrum.msc'}; `minizinc --solvers` now lists conundrum")
+    return EXIT_SOLVED
+
+
+def fzn_main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``conundrum-fzn`` (= ``conundrum fzn``), the executable that MiniZinc
+    runs."""
+    return main(["fzn", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":  # pragma: no cover

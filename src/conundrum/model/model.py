@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # `import conundrum`: building a model needs none of them.
 
 _SEARCH_OPTIONS = ("var_select", "value_select", "method", "time_limit", "node_limit",
-                   "seed", "on_progress")
+                   "seed", "on_progress", "phases")
 
 
 def _int(value: object, what: str) -> int:
@@ -209,7 +209,26 @@ class Model:
             check_options(kwargs)  # before the typed SearchOptions sees a wrong type
         except ValueError as e:
             raise ModelError(str(e)) from None
+        if kwargs.get("phases") is not None:
+            kwargs = dict(kwargs, phases=[(self._phase_vars(xs), vs, val)
+                                          for xs, vs, val in kwargs["phases"]])
         return SearchOptions(**kwargs)
+
+    def _phase_vars(self, items: object) -> list[Var]:
+        """The variables of a search phase (a variable, or any nesting of lists of them)."""
+        stack, found = [items], []
+        while stack:
+            item = stack.pop()
+            if isinstance(item, Var):
+                if item.model is not self:
+                    raise ModelError(f"phases: variable {item.name or item.index!r} belongs "
+                                     "to another model")
+                found.append(item)
+            elif isinstance(item, list | tuple | Matrix):
+                stack.extend(reversed(list(item)))
+            else:
+                raise ModelError(f"phases: {item!r} is not a variable of the model")
+        return found
 
     def _compile(self, variables: list[Var], constraints: list[Expr], objective: object = None):
         from conundrum.engine import Inconsistency
@@ -259,8 +278,16 @@ class Model:
                 else:
                     obj.set_min(best[0] + 1)
 
+        index = {v.index: k for k, v in enumerate(variables)}
+        phases = []
+        for xs, var_select, value_select in opts.phases or ():  # type: ignore[attr-defined]
+            missing = [v for v in xs if v.index not in index]
+            if missing:
+                raise ModelError(f"phases: variable {missing[0].name or missing[0].index!r} "
+                                 "was created after this search began")
+            phases.append(([decision[index[v.index]] for v in xs], var_select, value_select))
         runner = search(compiler.solver, decision, opts, stats,
-                        bound if obj is not None else None, extra, start)
+                        bound if obj is not None else None, extra, start, phases)
         try:
             for _ in runner:
                 values = [ev.lo for ev in decision]

@@ -44,12 +44,13 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress")
+                 "on_progress", "phases")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
-                 on_progress: Callable[[SearchStats], object] | None = None) -> None:
+                 on_progress: Callable[[SearchStats], object] | None = None,
+                 phases: object = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -57,6 +58,9 @@ class SearchOptions:
         self.node_limit = node_limit
         self.seed = seed
         self.on_progress = on_progress
+        # (variables, var_select, value_select) triples over the model's variables; the
+        # model resolves them to engine variables (search() takes them as `phases`)
+        self.phases = phases
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
@@ -91,6 +95,16 @@ def check_options(options: dict[str, object]) -> None:
                          f"{progress!r}")
     if "method" in options:
         parse_method(options["method"])
+    phases = options.get("phases")
+    if phases is not None:
+        if not isinstance(phases, list | tuple):
+            raise ValueError(f"phases must be a list of (variables, var_select, value_select), "
+                             f"not {phases!r}")
+        for phase in phases:
+            if not isinstance(phase, list | tuple) or len(phase) != 3:
+                raise ValueError(f"a phase is (variables, var_select, value_select), not "
+                                 f"{phase!r}")
+            check_options({"var_select": phase[1], "value_select": phase[2]})
 
 
 def parse_method(method: object) -> tuple[str, int | None]:
@@ -120,13 +134,17 @@ class _Stop(Exception):
 def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            stats: SearchStats, bound: Callable[[], None] | None = None,
            extra_vars: list[IntVar] | None = None,
-           start: float | None = None) -> Iterator[None]:
+           start: float | None = None,
+           phases: list[tuple[list[IntVar], str, str]] | None = None) -> Iterator[None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
     others) are labelled in order only once every branch variable is fixed, so that no
-    heuristic ever walks an auxiliary's wide domain. `bound` is applied at every node before
-    propagation (branch and bound). `start` (a perf_counter time, default now) is when the
-    caller's clock started: stats.seconds and the time limit count from it.
+    heuristic ever walks an auxiliary's wide domain. `phases`, (variables, var_select,
+    value_select) triples, are searched first, each until its variables are fixed, as
+    MiniZinc's seq_search does; then the options' heuristics take the rest. `bound` is
+    applied at every node before propagation (branch and bound). `start` (a perf_counter
+    time, default now) is when the caller's clock started: stats.seconds and the time limit
+    count from it.
 
     Closed before the end (the caller stopped reading), the search is incomplete: its
     statistics say so, with stopped_by "closed" unless the caller named its own reason."""
@@ -135,7 +153,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
-                     start)
+                     start, phases or [])
     try:
         if kind == "lds":
             seen: set[tuple[int, ...]] = set()
@@ -164,7 +182,7 @@ class _Runner:
     def __init__(self, solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
                  options: SearchOptions, stats: SearchStats,
                  bound: Callable[[], None] | None, deadline: float | None,
-                 start: float) -> None:
+                 start: float, phases: list[tuple[list[IntVar], str, str]]) -> None:
         self.solver = solver
         self.vars = branch_vars
         self.stats = stats
@@ -180,13 +198,24 @@ class _Runner:
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
         self.extra = list(extra_vars)
+        self.phases = [(list(xs), make_var_select(var_select),
+                        make_value_select(value_select, options.seed))
+                       for xs, var_select, value_select in phases]
 
     def alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
         """(var, decisions) for the next branching, or None when every variable is fixed."""
-        x = self.select_var(self.vars)
-        if x is not None:
-            decisions = self.select_value(x)
+        x: IntVar | None = None
+        decisions: tuple[Decision, ...] = ()
+        for xs, select_var, select_value in self.phases:
+            x = select_var(xs)
+            if x is not None:
+                decisions = select_value(x)
+                break
         else:
+            x = self.select_var(self.vars)
+            if x is not None:
+                decisions = self.select_value(x)
+        if x is None:
             for y in self.extra:
                 if y.lo != y.hi:
                     x = y

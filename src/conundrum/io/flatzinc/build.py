@@ -1,0 +1,268 @@
+"""Parsed FlatZinc -> a conundrum Model, with what to print and how to search.
+
+Variables become model variables (`var bool` a 0/1 variable); a variable declared equal to
+another is the same model variable (a domain of its own becomes a constraint on it).
+Boolean constants are 0/1 throughout, as Boolean variables are. `var int` without bounds
+ranges over -2**62..2**62 (documented in the README): the engine needs bounds, and its
+arithmetic is exact, so no value in that range overflows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import conundrum as cn
+from conundrum.io.flatzinc.builtins import Context, member, translate
+from conundrum.io.flatzinc.parser import (
+    Access,
+    Call,
+    FlatZinc,
+    FznError,
+    Name,
+    ParDecl,
+    Range,
+    Str,
+    VarDecl,
+    parse,
+)
+
+UNBOUNDED = 2**62
+
+# MiniZinc search annotation names -> conundrum option names
+VAR_CHOICE = {"input_order": "input_order", "first_fail": "first_fail",
+              "anti_first_fail": "anti_first_fail", "smallest": "smallest",
+              "largest": "largest", "occurrence": "occurrence",
+              "most_constrained": "most_constrained", "max_regret": "max_regret",
+              "dom_w_deg": "dom_wdeg"}
+VALUE_CHOICE = {"indomain_min": "min", "indomain_max": "max", "indomain_middle": "middle",
+                "indomain_median": "median", "indomain": "min", "indomain_split": "split",
+                "indomain_reverse_split": "reverse_split", "indomain_random": "random"}
+
+
+@dataclass
+class Output:
+    """One output item: a variable (`dims` None) or an array with its index ranges."""
+
+    name: str
+    value: object  # a model variable, a constant, or a list of them
+    is_bool: bool
+    dims: list[Range] | None = None
+
+
+@dataclass
+class Problem:
+    """A FlatZinc model ready to solve."""
+
+    model: cn.Model
+    kind: str  # satisfy, minimize, maximize
+    objective: object
+    outputs: list[Output]
+    phases: list  # (variables, var_select, value_select) from the search annotations
+    default_vars: list  # the variables MiniZinc did not introduce: searched first
+    warnings: list[str] = field(default_factory=list)
+
+
+class Builder:
+    """Turns FlatZinc items into model variables and constraints."""
+
+    def __init__(self) -> None:
+        self.model = cn.Model()
+        self.ctx = Context(self.model)
+        self.env: dict[str, object] = {}
+        self.bool_names: set[str] = set()
+        self.introduced: set[int] = set()  # model variable indices MiniZinc introduced
+        self.line = 0
+
+    def fail(self, message: str) -> FznError:
+        return FznError(message, self.line)
+
+    # -- values
+    def resolve(self, value: object) -> object:
+        """Names to their values, Booleans to 0/1, arrays element by element."""
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, int | Range | frozenset):
+            return value
+        if isinstance(value, Name):
+            if value.name not in self.env:
+                raise self.fail(f"unknown name {value.name}")
+            return self.env[value.name]
+        if isinstance(value, Access):
+            array = self.env.get(value.name)
+            if not isinstance(array, list):
+                raise self.fail(f"{value.name} is not an array")
+            if not 1 <= value.index <= len(array):
+                raise self.fail(f"{value.name}[{value.index}] is out of its range "
+                                f"1..{len(array)}")
+            return array[value.index - 1]
+        if isinstance(value, list):
+            return [self.resolve(v) for v in value]
+        if isinstance(value, Str):
+            raise self.fail("a string is not a value")
+        raise self.fail(f"unexpected value {value!r}")
+
+    def new_var(self, name: str, is_bool: bool, domain: object) -> cn.Var:
+        if is_bool:
+            v = self.model.bool_var(name)
+            lo, hi = 0, 1
+        elif domain is None:
+            lo, hi = -UNBOUNDED, UNBOUNDED
+            v = self.model.int_var(lo, hi, name)
+        elif isinstance(domain, Range):
+            if domain.lo > domain.hi:
+                raise self.fail(f"variable {name} has an empty domain {domain.lo}..{domain.hi}")
+            lo, hi = domain.lo, domain.hi
+            v = self.model.int_var(lo, hi, name)
+        else:
+            values = sorted(domain)  # type: ignore[call-overload]
+            if not values:
+                raise self.fail(f"variable {name} has an empty domain")
+            lo, hi = values[0], values[-1]
+            v = self.model.int_var(values, name)
+        self.ctx.bounds[v.index] = (lo, hi)
+        return v
+
+    def restrict(self, x: object, is_bool: bool, domain: object) -> None:
+        """x (a variable or a constant given as a declared variable's value) lies in the
+        declared domain."""
+        if is_bool or domain is None:
+            if is_bool and isinstance(x, int) and x not in (0, 1):
+                raise self.fail(f"{x} is not a Boolean")
+            return
+        c = member(x, domain)
+        if c is False:
+            self.model.add(False)
+        elif c is not True:
+            self.model.add(c)
+
+    # -- items
+    def declare(self, item: VarDecl | ParDecl) -> None:
+        self.line = item.line
+        if item.name in self.env:
+            raise self.fail(f"{item.name} is declared twice")
+        if isinstance(item, ParDecl):
+            self.env[item.name] = self.resolve(item.value)
+            return
+        introduced = any(isinstance(a, Name) and a.name == "var_is_introduced"
+                         for a in item.annotations)
+        if item.is_bool:
+            self.bool_names.add(item.name)
+        if item.length is None:
+            if item.value is None:
+                v = self.new_var(item.name, item.is_bool, item.domain)
+                if introduced:
+                    self.introduced.add(v.index)
+                self.env[item.name] = v
+            else:
+                value = self.resolve(item.value)
+                if isinstance(value, list):
+                    raise self.fail(f"{item.name} is a single variable but is given an array")
+                self.restrict(value, item.is_bool, item.domain)
+                self.env[item.name] = value
+            return
+        if item.value is None:
+            values = [self.new_var(f"{item.name}[{k + 1}]", item.is_bool, item.domain)
+                      for k in range(item.length)]
+        else:
+            values = self.resolve(item.value)  # type: ignore[assignment]
+            if not isinstance(values, list) or len(values) != item.length:
+                raise self.fail(f"array {item.name} should have {item.length} elements")
+            for x in values:
+                self.restrict(x, item.is_bool, item.domain)
+        self.env[item.name] = values
+
+    def constrain(self, name: str, args: tuple, line: int) -> None:
+        self.line = line
+        resolved = [self.resolve(a) for a in args]
+        try:
+            c = translate(self.ctx, name, resolved)
+        except FznError as e:
+            raise self.fail(e.message) from None
+        except cn.ModelError as e:
+            raise self.fail(f"{name}: {e}") from None
+        self.model.add(c)
+
+    # -- output and search
+    def outputs(self, fzn: FlatZinc) -> list[Output]:
+        found = []
+        for item in fzn.declarations:
+            if not isinstance(item, VarDecl):
+                continue
+            for ann in item.annotations:
+                if isinstance(ann, Name) and ann.name == "output_var":
+                    found.append(Output(item.name, self.env[item.name], item.is_bool))
+                elif isinstance(ann, Call) and ann.name == "output_array":
+                    dims = ann.args[0] if ann.args else None
+                    if not isinstance(dims, list) or not all(isinstance(d, Range)
+                                                             for d in dims):
+                        self.line = item.line
+                        raise self.fail(f"output_array of {item.name} needs index ranges")
+                    found.append(Output(item.name, self.env[item.name], item.is_bool, dims))
+        return found
+
+    def search_phases(self, annotations: list, warnings: list[str]) -> list:
+        phases: list = []
+        todo = list(reversed(annotations))
+        while todo:
+            ann = todo.pop()
+            if isinstance(ann, Call) and ann.name == "seq_search" and ann.args \
+                    and isinstance(ann.args[0], list):
+                todo.extend(reversed(ann.args[0]))
+            elif isinstance(ann, Call) and ann.name in ("int_search", "bool_search") \
+                    and len(ann.args) >= 3:
+                xs = self.resolve(ann.args[0])
+                if not isinstance(xs, list):
+                    xs = [xs]
+                var_choice, value_choice = ann.args[1], ann.args[2]
+                vs = VAR_CHOICE.get(var_choice.name if isinstance(var_choice, Name) else "")
+                val = VALUE_CHOICE.get(value_choice.name
+                                       if isinstance(value_choice, Name) else "")
+                if vs is None:
+                    warnings.append(f"variable choice {_show(var_choice)} is not supported; "
+                                    "using dom_w_deg")
+                    vs = "dom_wdeg"
+                if val is None:
+                    warnings.append(f"value choice {_show(value_choice)} is not supported; "
+                                    "using indomain_min")
+                    val = "min"
+                variables = [x for x in xs if isinstance(x, cn.Var)]
+                if variables:
+                    phases.append((variables, vs, val))
+            else:
+                warnings.append(f"search annotation {_show(ann)} is not supported; ignored")
+        return phases
+
+
+def _show(ann: object) -> str:
+    if isinstance(ann, Name):
+        return ann.name
+    if isinstance(ann, Call):
+        return ann.name + "(...)"
+    return repr(ann)
+
+
+def build(fzn: FlatZinc, free: bool = False) -> Problem:
+    """The model of a parsed FlatZinc text (`free`: ignore its search annotations)."""
+    b = Builder()
+    for item in fzn.declarations:
+        b.declare(item)
+    for con in fzn.constraints:
+        b.constrain(con.name, con.args, con.line)
+    solve = fzn.solve
+    assert solve is not None
+    b.line = solve.line
+    objective = None
+    if solve.kind != "satisfy":
+        objective = b.resolve(solve.objective)
+        if isinstance(objective, list):
+            raise b.fail("the objective must be a variable or an integer")
+    warnings: list[str] = []
+    phases = [] if free else b.search_phases(solve.annotations, warnings)
+    default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]
+    return Problem(b.model, solve.kind, objective, b.outputs(fzn), phases, default_vars,
+                   warnings)
+
+
+def read(text: str, free: bool = False) -> Problem:
+    """Parse and build a FlatZinc text (FznError with the line on anything not supported)."""
+    return build(parse(text), free)

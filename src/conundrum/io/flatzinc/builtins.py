@@ -1,0 +1,262 @@
+"""FlatZinc constraint names -> conundrum model constraints.
+
+Each entry of BUILTINS takes the constraint's resolved arguments (ints, model variables, or
+lists of them) and returns one constraint expression. A name ending in `_reif` takes one more
+argument `r` and posts `r <-> C`; one ending in `_imp` posts `r -> C`; both are derived from
+the plain entry, so every builtin has its reified forms. The arithmetic follows MiniZinc:
+`int_div` and `int_mod` truncate toward zero (unlike Python's `//` and `%`); a division by
+zero has no solution.
+
+The `fzn_*` and `conundrum_*` entries are the globals that conundrum's mznlib (shipped
+beside this module) declares without a body, so that MiniZinc passes them through to the
+native propagators instead of decomposing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import conundrum as cn
+from conundrum.io.flatzinc.parser import FznError, Range
+
+
+class Context:
+    """What a builtin may need besides its arguments: the model (for auxiliary variables)
+    and the bounds of an argument."""
+
+    def __init__(self, model: cn.Model) -> None:
+        self.model = model
+        self.bounds: dict[int, tuple[int, int]] = {}  # model variable index -> (lo, hi)
+
+    def range_of(self, x: object) -> tuple[int, int]:
+        if isinstance(x, int):
+            return x, x
+        return self.bounds[x.index]  # type: ignore[attr-defined]
+
+    def aux(self, lo: int, hi: int) -> cn.Var:
+        v = self.model.int_var(lo, hi)
+        self.bounds[v.index] = (lo, hi)
+        return v
+
+
+def _lin(coefs: list, xs: list) -> object:
+    if len(coefs) != len(xs):
+        raise FznError(f"{len(coefs)} coefficients for {len(xs)} variables")
+    return cn.sum(c * x for c, x in zip(coefs, xs))
+
+
+def member(x: object, values: object) -> object:
+    """x in a constant set (a Range or a frozenset), as one constraint."""
+    if isinstance(values, Range):
+        return (x >= values.lo) & (x <= values.hi)  # type: ignore[operator]
+    vals = sorted(values)  # type: ignore[call-overload]
+    if not vals:
+        return False
+    runs: list[list[int]] = []
+    for v in vals:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    parts = [(x == lo) if lo == hi else ((x >= lo) & (x <= hi))  # type: ignore[operator]
+             for lo, hi in runs]
+    out = parts[0]
+    for p in parts[1:]:
+        out = out | p
+    return out
+
+
+def truncating_division(ctx: Context, a: object, b: object) -> tuple[object, object]:
+    """(q, r) with a = q*b + r, |r| < |b| and r zero or of a's sign: MiniZinc's `div` and
+    `mod`, which truncate toward zero. b = 0 has no (q, r)."""
+    alo, ahi = ctx.range_of(a)
+    blo, bhi = ctx.range_of(b)
+    amag = max(abs(alo), abs(ahi))
+    bmag = max(abs(blo), abs(bhi))
+    q = ctx.aux(-amag, amag)
+    rmag = min(amag, max(bmag - 1, 0))
+    r = ctx.aux(-rmag if alo < 0 else 0, rmag if ahi > 0 else 0)
+    m = ctx.model
+    m += b != 0
+    m += a == q * b + r
+    m += abs(r) < abs(b)  # type: ignore[arg-type]
+    m += cn.implies(a > 0, r >= 0)  # type: ignore[operator]
+    m += cn.implies(a < 0, r <= 0)  # type: ignore[operator]
+    return q, r
+
+
+def _int_div(ctx: Context, a: object, b: object, c: object) -> object:
+    return truncating_division(ctx, a, b)[0] == c
+
+
+def _int_mod(ctx: Context, a: object, b: object, c: object) -> object:
+    return truncating_division(ctx, a, b)[1] == c
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _int_pow(ctx: Context, a: object, b: object, c: object) -> object:
+    """c = a^b; a negative exponent gives 1 div a^-b (MiniZinc), undefined for a = 0."""
+    if isinstance(b, int) and b >= 0:
+        return c == a ** b  # type: ignore[operator]
+    alo, ahi = ctx.range_of(a)
+    blo, bhi = ctx.range_of(b)
+    if (ahi - alo + 1) * (bhi - blo + 1) > 100_000:
+        raise FznError("int_pow with a variable or negative exponent over more than 100,000 "
+                       "pairs of values is not supported")
+    rows = []
+    for x in range(alo, ahi + 1):
+        for y in range(blo, bhi + 1):
+            if y >= 0:
+                rows.append((x, y, x ** y))
+            elif x != 0:
+                rows.append((x, y, _trunc_div(1, x ** -y)))
+    return cn.table([a, b, c], rows)
+
+
+def _table(xs: list, flat: list) -> object:
+    n = len(xs)
+    if n == 0 or len(flat) % n:
+        raise FznError(f"table: {len(flat)} values do not make rows of {n}")
+    rows = [tuple(int(v) for v in flat[i:i + n]) for i in range(0, len(flat), n)]
+    return cn.table(xs, rows)
+
+
+def _gcc_closed(xs: list, cover: list, counts: list) -> object:
+    allowed = frozenset(cover)
+    c = cn.global_cardinality(xs, cover, counts)
+    for x in xs:
+        c = c & member(x, allowed)
+    return c
+
+
+def _elem(i: object, xs: list, c: object) -> object:
+    return c == cn.element(xs, i - 1)  # type: ignore[operator]
+
+
+Builtin = Callable[..., object]
+
+PLAIN: dict[str, Builtin] = {
+    # integers
+    "int_eq": lambda a, b: a == b,
+    "int_ne": lambda a, b: a != b,
+    "int_le": lambda a, b: a <= b,
+    "int_lt": lambda a, b: a < b,
+    "int_lin_eq": lambda cs, xs, k: _lin(cs, xs) == k,
+    "int_lin_ne": lambda cs, xs, k: _lin(cs, xs) != k,
+    "int_lin_le": lambda cs, xs, k: _lin(cs, xs) <= k,
+    "int_lin_lt": lambda cs, xs, k: _lin(cs, xs) < k,
+    "int_plus": lambda a, b, c: a + b == c,
+    "int_minus": lambda a, b, c: a - b == c,
+    "int_times": lambda a, b, c: a * b == c,
+    "int_abs": lambda a, b: b == abs(a),
+    "int_negate": lambda a, b: b == -a,
+    "int_min": lambda a, b, c: c == cn.min(a, b),
+    "int_max": lambda a, b, c: c == cn.max(a, b),
+    "array_int_minimum": lambda m, xs: m == cn.min(xs),
+    "array_int_maximum": lambda m, xs: m == cn.max(xs),
+    "array_int_element": _elem,
+    "array_var_int_element": _elem,
+    "set_in": lambda x, s: member(x, s),
+    # Booleans (0/1 variables)
+    "bool_eq": lambda a, b: a == b,
+    "bool_ne": lambda a, b: a != b,
+    "bool_le": lambda a, b: a <= b,
+    "bool_lt": lambda a, b: a < b,
+    "bool_not": lambda a, b: a + b == 1,
+    "bool2int": lambda a, b: a == b,
+    "bool_clause": lambda ps, ns: cn.sum(ps) - cn.sum(ns) >= 1 - len(ns),
+    "bool_lin_eq": lambda cs, xs, k: _lin(cs, xs) == k,
+    "bool_lin_le": lambda cs, xs, k: _lin(cs, xs) <= k,
+    "array_bool_xor": lambda xs: cn.sum(xs) % 2 == 1,
+    "array_bool_element": _elem,
+    "array_var_bool_element": _elem,
+    # globals passed through by conundrum's mznlib
+    "fzn_all_different_int": lambda xs: cn.all_different(xs),
+    "fzn_alldifferent_except_0": lambda xs: cn.all_different_except_0(xs),
+    "conundrum_table_int": _table,
+    "conundrum_table_bool": _table,
+    "fzn_count_eq": lambda xs, y, c: cn.count(xs, y) == c,
+    "fzn_count_eq_par": lambda xs, y, c: cn.count(xs, y) == c,
+    "fzn_global_cardinality": lambda xs, cover, counts: cn.global_cardinality(xs, cover,
+                                                                              counts),
+    "fzn_global_cardinality_closed": _gcc_closed,
+    "fzn_lex_less_int": lambda xs, ys: cn.lex_less(xs, ys),
+    "fzn_lex_lesseq_int": lambda xs, ys: cn.lex_lesseq(xs, ys),
+    "fzn_lex_less_bool": lambda xs, ys: cn.lex_less(xs, ys),
+    "fzn_lex_lesseq_bool": lambda xs, ys: cn.lex_lesseq(xs, ys),
+    "fzn_increasing_int": lambda xs: cn.increasing(xs),
+    "fzn_decreasing_int": lambda xs: cn.decreasing(xs),
+    "fzn_increasing_bool": lambda xs: cn.increasing(xs),
+    "fzn_decreasing_bool": lambda xs: cn.decreasing(xs),
+}
+
+# builtins whose last argument is already the truth value r (r <-> C): their _imp form is
+# r -> C, and they have no _reif form
+TRUTH_LAST: dict[str, Builtin] = {
+    "bool_and": lambda a, b: a + b == 2,
+    "bool_or": lambda a, b: a + b >= 1,
+    "bool_xor": lambda a, b: a != b,
+    "array_bool_and": lambda xs: cn.sum(xs) == len(xs),
+    "array_bool_or": lambda xs: cn.sum(xs) >= 1,
+}
+
+# builtins that need auxiliary variables: they get the Context first
+WITH_CONTEXT: dict[str, Builtin] = {
+    "int_div": _int_div,
+    "int_mod": _int_mod,
+    "int_pow": _int_pow,
+}
+
+ARITY = {"int_eq": 2, "int_ne": 2, "int_le": 2, "int_lt": 2, "int_lin_eq": 3,
+         "int_lin_ne": 3, "int_lin_le": 3, "int_lin_lt": 3, "int_plus": 3, "int_minus": 3,
+         "int_times": 3, "int_abs": 2, "int_negate": 2, "int_min": 3, "int_max": 3,
+         "array_int_minimum": 2, "array_int_maximum": 2, "array_int_element": 3,
+         "array_var_int_element": 3, "set_in": 2, "bool_eq": 2, "bool_ne": 2, "bool_le": 2,
+         "bool_lt": 2, "bool_not": 2, "bool2int": 2, "bool_clause": 2, "bool_lin_eq": 3,
+         "bool_lin_le": 3, "array_bool_xor": 1, "array_bool_element": 3,
+         "array_var_bool_element": 3, "fzn_all_different_int": 1,
+         "fzn_alldifferent_except_0": 1, "conundrum_table_int": 2, "conundrum_table_bool": 2,
+         "fzn_count_eq": 3, "fzn_count_eq_par": 3, "fzn_global_cardinality": 3,
+         "fzn_global_cardinality_closed": 3, "fzn_lex_less_int": 2, "fzn_lex_lesseq_int": 2,
+         "fzn_lex_less_bool": 2, "fzn_lex_lesseq_bool": 2, "fzn_increasing_int": 1,
+         "fzn_decreasing_int": 1, "fzn_increasing_bool": 1, "fzn_decreasing_bool": 1,
+         "bool_and": 2, "bool_or": 2, "bool_xor": 2, "array_bool_and": 1, "array_bool_or": 1,
+         "int_div": 3, "int_mod": 3, "int_pow": 3}
+
+
+def translate(ctx: Context, name: str, args: list) -> object:
+    """The constraint expression for one FlatZinc constraint (FznError if unknown or of the
+    wrong arity)."""
+    base, mode = name, "plain"
+    for suffix in ("_reif", "_imp"):
+        if name.endswith(suffix) and name[: -len(suffix)] in ARITY:
+            base, mode = name[: -len(suffix)], suffix[1:]
+    if base not in ARITY:
+        raise FznError(f"unsupported constraint {name}")
+    arity = ARITY[base]
+    if base in TRUTH_LAST:
+        if mode == "reif":
+            raise FznError(f"unsupported constraint {name}")
+        if base == "bool_xor" and len(args) == 2 and mode == "plain":
+            return TRUTH_LAST[base](*args)  # bool_xor(a, b): a != b
+        if len(args) != arity + 1:
+            raise FznError(f"{name} takes {arity + 1} arguments, not {len(args)}")
+        c = TRUTH_LAST[base](*args[:-1])
+        r = args[-1]
+        return (r == c) if mode == "plain" else cn.implies(r == 1, c)
+    want = arity + (mode != "plain")
+    if len(args) != want:
+        raise FznError(f"{name} takes {want} arguments, not {len(args)}")
+    main = args[:arity]
+    if base in WITH_CONTEXT:
+        c = WITH_CONTEXT[base](ctx, *main)
+    else:
+        c = PLAIN[base](*main)
+    if mode == "plain":
+        return c
+    r = args[-1]
+    return (r == c) if mode == "reif" else cn.implies(r == 1, c)

@@ -1,0 +1,44 @@
+"""Solutions and statuses in the FlatZinc output format (what MiniZinc's solns2out reads)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conundrum.io.flatzinc.build import Output
+
+SOLUTION_END = "----------"
+SEARCH_COMPLETE = "=========="
+UNSATISFIABLE = "=====UNSATISFIABLE====="
+UNKNOWN = "=====UNKNOWN====="
+
+
+def _value(item: object, is_bool: bool, value_of: Callable[[object], int]) -> str:
+    v = item if isinstance(item, int) else value_of(item)
+    return ("true" if v else "false") if is_bool else str(v)
+
+
+def format_solution(outputs: list[Output], value_of: Callable[[object], int]) -> str:
+    """The output items of one solution, then the `----------` line."""
+    lines = []
+    for out in outputs:
+        if out.dims is None:
+            lines.append(f"{out.name} = {_value(out.value, out.is_bool, value_of)};")
+        else:
+            items = ",".join(_value(x, out.is_bool, value_of)
+                             for x in out.value)  # type: ignore[attr-defined]
+            dims = ", ".join(f"{d.lo}..{d.hi}" for d in out.dims)
+            lines.append(f"{out.name} = array{len(out.dims)}d({dims}, [{items}]);")
+    lines.append(SOLUTION_END)
+    return "\n".join(lines)
+
+
+def format_stats(stats: object, extra: dict[str, object] | None = None) -> str:
+    """`%%%mzn-stat: key=value` lines for the search statistics, then `%%%mzn-stat-end`."""
+    fields = {"nodes": stats.nodes, "failures": stats.fails,  # type: ignore[attr-defined]
+              "propagations": stats.propagations,  # type: ignore[attr-defined]
+              "solutions": stats.solutions,  # type: ignore[attr-defined]
+              "peakDepth": stats.max_depth,  # type: ignore[attr-defined]
+              "solveTime": f"{stats.seconds:.6f}"}  # type: ignore[attr-defined]
+    fields.update(extra or {})
+    return "\n".join([*(f"%%%mzn-stat: {k}={v}" for k, v in fields.items()),
+                      "%%%mzn-stat-end"])

@@ -1,0 +1,155 @@
+"""`conundrum fzn`: solve a FlatZinc file and print as a FlatZinc solver does.
+
+Flags follow the FlatZinc solver conventions that MiniZinc passes on (see the solver
+configuration in config.py): -a, -n N, -f, -t MS, -s, -r SEED, -i, -p N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
+    from conundrum.io.flatzinc.build import Problem
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The FlatZinc solver flags."""
+    p.add_argument("file", metavar="FILE.fzn", help="the FlatZinc file, or - for standard "
+                   "input")
+    p.add_argument("-a", "--all-solutions", action="store_true", dest="all",
+                   help="every solution (satisfaction) or every improving solution "
+                   "(optimisation)")
+    p.add_argument("-n", "--num-solutions", type=int, metavar="N", dest="num",
+                   help="stop after N solutions")
+    p.add_argument("-i", "--intermediate", action="store_true", dest="intermediate",
+                   help="print each improving solution when optimising")
+    p.add_argument("-f", "--free-search", action="store_true", dest="free",
+                   help="ignore the search annotations (conundrum's own heuristics)")
+    p.add_argument("-t", "--time-limit", type=int, metavar="MS", dest="time_ms",
+                   help="stop after MS milliseconds")
+    p.add_argument("-s", "--statistics", action="store_true", dest="stats",
+                   help="print %%%%%%mzn-stat lines")
+    p.add_argument("-r", "--random-seed", type=int, metavar="SEED", dest="seed", default=0,
+                   help="seed for random value choices")
+    p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
+                   help="worker count (conundrum searches on one worker for now)")
+
+
+def read_source(path: str) -> str:
+    """The text of the file (- for standard input)."""
+    from conundrum.io.flatzinc.parser import FznError
+
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise FznError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise FznError(f"{path} is not a UTF-8 text file") from None
+
+
+def search_options(problem: Problem, args: argparse.Namespace) -> dict:
+    """The model's search options: the annotations' phases, then MiniZinc's own variables
+    (not the ones it introduced) under conundrum's defaults, then everything else."""
+    phases = list(problem.phases)
+    if problem.default_vars:
+        phases.append((problem.default_vars, "dom_wdeg", "auto"))
+    opts: dict = {"phases": phases, "seed": args.seed}
+    if args.time_ms is not None:
+        opts["time_limit"] = args.time_ms / 1000
+    return opts
+
+
+def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]) -> None:
+    """Search and print solutions, the final status line and (-s) the statistics."""
+    from conundrum.io.flatzinc.output import (
+        SEARCH_COMPLETE,
+        UNKNOWN,
+        UNSATISFIABLE,
+        format_solution,
+        format_stats,
+    )
+
+    m = problem.model
+    opts = search_options(problem, args)
+    outputs = problem.outputs
+    found = 0
+    objective = problem.objective
+    if problem.kind == "satisfy" or isinstance(objective, int):
+        limit = args.num if args.num is not None else (None if args.all else 1)
+        for sol in m.solutions(limit=limit, **opts):
+            found += 1
+            out(format_solution(outputs, sol.__getitem__))
+        stats = m.stats
+        if problem.kind != "satisfy" and found and stats.stopped_by == "limit":
+            stats.complete = True  # a constant objective: the first solution is optimal
+    else:
+        sense = -1 if problem.kind == "minimize" else 1
+        every = args.all or args.intermediate
+        snapshot = m._snapshot()
+        last = None
+        run = m._run(m._options(opts), objective, sense, snapshot)
+        try:
+            for values in run:
+                found += 1
+                last = values
+                if every:
+                    out(format_solution(outputs, m._solution(snapshot[0], values).__getitem__))
+                if args.num is not None and found >= args.num:
+                    m.stats.complete = False
+                    m.stats.stopped_by = "limit"
+                    break
+        finally:
+            run.close()
+        stats = m.stats
+        if last is not None and not every:
+            out(format_solution(outputs, m._solution(snapshot[0], last).__getitem__))
+    if found == 0:
+        out(UNSATISFIABLE if stats.complete else UNKNOWN)
+    elif stats.complete:
+        out(SEARCH_COMPLETE)
+    if args.stats:
+        out(format_stats(stats))
+
+
+def run(args: argparse.Namespace, out: Callable[[str], None],
+        err: Callable[[str], None]) -> int:
+    """The `fzn` command: 0 when the search ran (whatever it found), 2 on bad input."""
+    if args.num is not None and args.num < 1:
+        err("conundrum fzn: -n needs a number of solutions >= 1")
+        return 2
+    if args.time_ms is not None and args.time_ms < 1:
+        err("conundrum fzn: -t needs a number of milliseconds >= 1")
+        return 2
+    if args.workers < 1:
+        err("conundrum fzn: -p needs a number of workers >= 1")
+        return 2
+    if args.workers > 1:
+        err(f"conundrum fzn: warning: -p {args.workers}: parallel search is not available "
+            "yet; searching on one worker")
+    import conundrum as cn
+    from conundrum.io.flatzinc.build import read
+    from conundrum.io.flatzinc.parser import FznError
+
+    where = "<stdin>" if args.file == "-" else args.file
+    try:
+        problem = read(read_source(args.file), free=args.free)
+    except FznError as e:
+        err(f"conundrum fzn: {where}: {e}")
+        return 2
+    except cn.ModelError as e:
+        err(f"conundrum fzn: {where}: {e}")
+        return 2
+    for w in problem.warnings:
+        err(f"conundrum fzn: warning: {w}")
+    try:
+        solve(problem, args, out)
+    except cn.ModelError as e:
+        err(f"conundrum fzn: {where}: {e}")
+        return 2
+    return 0
