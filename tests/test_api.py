@@ -381,3 +381,23 @@ def test_each_run_keeps_its_own_statistics() -> None:
     assert len(everything) == 6 and m.stats.complete
     assert len(list(first)) == 1  # its limit is reached now, after the other run
     assert (m.stats.complete, m.stats.stopped_by, m.stats.solutions) == (True, None, 6)
+
+
+def test_search_phases():
+    """phases=[(vars, var_select, value_select)] searches those variables first, with their
+    own heuristics; the solution set is unchanged and mistakes are ModelErrors."""
+    m = cn.Model()
+    x, y, z = m.int_vars("x y z", 0, 3)
+    m += cn.all_different([x, y, z])
+    plain = {tuple(s[v] for v in (x, y, z)) for s in m.solutions()}
+    phased = [tuple(s[v] for v in (x, y, z))
+              for s in m.solutions(phases=[([z], "input_order", "max"),
+                                           ((y,), "first_fail", "min")])]
+    assert set(phased) == plain and len(phased) == len(plain) == 24
+    assert phased[0] == (1, 0, 3)  # z = 3 first, then y = 0, then x the smallest left
+    for bad in ([(x, "nope", "min")], [(x, "input_order")], [(5, "input_order", "min")], 7):
+        with pytest.raises(cn.ModelError):
+            m.solve(phases=bad)
+    other = cn.Model().int_var(0, 1, "w")
+    with pytest.raises(cn.ModelError, match="another model"):
+        m.solve(phases=[([other], "input_order", "min")])

@@ -209,6 +209,7 @@ WITH_CONTEXT: dict[str, Builtin] = {
     "int_div": _int_div,
     "int_mod": _int_mod,
     "int_pow": _int_pow,
+    "int_pow_fixed": _int_pow,
 }
 
 ARITY = {"int_eq": 2, "int_ne": 2, "int_le": 2, "int_lt": 2, "int_lin_eq": 3,
@@ -225,7 +226,7 @@ ARITY = {"int_eq": 2, "int_ne": 2, "int_le": 2, "int_lt": 2, "int_lin_eq": 3,
          "fzn_lex_less_bool": 2, "fzn_lex_lesseq_bool": 2, "fzn_increasing_int": 1,
          "fzn_decreasing_int": 1, "fzn_increasing_bool": 1, "fzn_decreasing_bool": 1,
          "bool_and": 2, "bool_or": 2, "bool_xor": 2, "array_bool_and": 1, "array_bool_or": 1,
-         "int_div": 3, "int_mod": 3, "int_pow": 3}
+         "int_div": 3, "int_mod": 3, "int_pow": 3, "int_pow_fixed": 3}
 
 
 def translate(ctx: Context, name: str, args: list) -> object:
@@ -236,6 +237,12 @@ def translate(ctx: Context, name: str, args: list) -> object:
         if name.endswith(suffix) and name[: -len(suffix)] in ARITY:
             base, mode = name[: -len(suffix)], suffix[1:]
     if base not in ARITY:
+        if name.startswith(("float_", "int2float", "array_float_", "array_var_float_")):
+            raise FznError(f"unsupported constraint {name}: float constraints are not "
+                           "supported (conundrum solves integer and Boolean problems)")
+        if name.startswith(("set_", "array_set_", "array_var_set_")):
+            raise FznError(f"unsupported constraint {name}: only set_in and set_in_reif "
+                           "with constant sets are supported")
         raise FznError(f"unsupported constraint {name}")
     arity = ARITY[base]
     if base in TRUTH_LAST:

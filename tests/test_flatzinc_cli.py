@@ -1,0 +1,183 @@
+"""`conundrum fzn`: the reader's errors, the flags and the exact FlatZinc output format,
+on committed FlatZinc texts (no MiniZinc needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conundrum.cli import main
+from conundrum.io.flatzinc.parser import FznError, Range, parse
+
+GRID = """\
+% a 2x2 Latin square over 1..2 with a Boolean flag
+predicate fzn_all_different_int(array [int] of var int: x);
+array [1..2] of int: X_INTRODUCED_5_ = [1,-1];
+var 1..2: a;
+var 1..2: b;
+var 1..2: c;
+var 1..2: d;
+var bool: f :: output_var;
+array [1..4] of var int: g :: output_array([1..2, 1..2]) = [a, b, c, d];
+constraint fzn_all_different_int([a, b]);
+constraint fzn_all_different_int([c, d]);
+constraint int_ne(a, c);
+constraint int_lin_le_reif(X_INTRODUCED_5_, [a, b], -1, f) :: defines_var(f);
+solve :: int_search(g, input_order, indomain_min, complete) satisfy;
+"""
+
+OPT = """\
+var 0..9: x :: output_var;
+var 0..9: y :: output_var;
+var 0..30: z :: output_var :: is_defined_var;
+constraint int_lin_eq([1,2,-1], [x, y, z], 0) :: defines_var(z);
+constraint int_lin_le([-1,-1], [x, y], -5);
+solve :: int_search([x, y], input_order, indomain_max, complete) minimize z;
+"""
+
+PIGEONS = "\n".join([*(f"var 1..9: p{i};" for i in range(10)),
+                     *(f"constraint int_ne(p{i}, p{j});" for i in range(10)
+                       for j in range(i + 1, 10)),
+                     "solve satisfy;", ""])
+
+
+def run(tmp_path, capsys, text, *flags):
+    path = tmp_path / "model.fzn"
+    path.write_text(text)
+    code = main(["fzn", *flags, str(path)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_first_solution_exact_format(tmp_path, capsys):
+    code, out, err = run(tmp_path, capsys, GRID)
+    assert code == 0 and err == ""
+    assert out == ("f = true;\ng = array2d(1..2, 1..2, [1,2,2,1]);\n----------\n")
+
+
+def test_all_solutions_then_search_complete(tmp_path, capsys):
+    code, out, _ = run(tmp_path, capsys, GRID, "-a")
+    assert out.count("----------") == 2
+    assert out.endswith("----------\n==========\n")
+    assert "g = array2d(1..2, 1..2, [2,1,1,2]);\nf = false;" not in out  # output order kept
+    assert "f = false;\ng = array2d(1..2, 1..2, [2,1,1,2]);" in out
+
+
+def test_solution_limit_is_not_complete(tmp_path, capsys):
+    _, out, _ = run(tmp_path, capsys, GRID, "-n", "1")
+    assert out.count("----------") == 1 and "==========" not in out
+
+
+def test_unsatisfiable(tmp_path, capsys):
+    text = "var 1..3: x;\nconstraint int_lt(x, 1);\nsolve satisfy;\n"
+    code, out, _ = run(tmp_path, capsys, text, "-a")
+    assert code == 0 and out == "=====UNSATISFIABLE=====\n"
+
+
+def test_time_limit_before_any_solution_is_unknown(tmp_path, capsys):
+    code, out, _ = run(tmp_path, capsys, PIGEONS, "-t", "300")
+    assert code == 0 and out == "=====UNKNOWN=====\n"
+
+
+def test_minimize_prints_the_optimum_and_complete(tmp_path, capsys):
+    _, out, _ = run(tmp_path, capsys, OPT)
+    assert out == "x = 5;\ny = 0;\nz = 5;\n----------\n==========\n"
+
+
+def test_intermediate_solutions_improve(tmp_path, capsys):
+    _, out, _ = run(tmp_path, capsys, OPT, "-i")
+    zs = [int(line.split("=")[1].strip(" ;")) for line in out.splitlines()
+          if line.startswith("z =")]
+    assert len(zs) >= 2 and zs == sorted(zs, reverse=True) and len(set(zs)) == len(zs)
+    assert zs[-1] == 5 and out.endswith("==========\n")
+
+
+def test_statistics_lines(tmp_path, capsys):
+    _, out, _ = run(tmp_path, capsys, GRID, "-a", "-s")
+    stats = dict(line.removeprefix("%%%mzn-stat: ").split("=")
+                 for line in out.splitlines() if line.startswith("%%%mzn-stat: "))
+    assert int(stats["solutions"]) == 2 and int(stats["nodes"]) >= 1
+    assert float(stats["solveTime"]) >= 0
+    assert out.rstrip().endswith("%%%mzn-stat-end")
+
+
+def test_free_search_and_seed_give_the_same_solution_set(tmp_path, capsys):
+    outs = []
+    for flags in ((), ("-f",), ("-r", "7")):
+        _, out, _ = run(tmp_path, capsys, GRID, "-a", *flags)
+        outs.append(sorted(out.split("----------")))
+    assert outs[0] == outs[1] == outs[2]
+
+
+def test_seq_search_and_unknown_annotation(tmp_path, capsys):
+    text = GRID.replace(
+        "solve :: int_search(g, input_order, indomain_min, complete) satisfy;",
+        "solve :: seq_search([int_search([d], first_fail, indomain_max, complete), "
+        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_luby(100) satisfy;")
+    code, out, err = run(tmp_path, capsys, text)
+    assert code == 0 and out == "f = false;\ng = array2d(1..2, 1..2, [2,1,1,2]);\n----------\n"
+    assert "restart_luby" in err and "ignored" in err
+
+
+def test_standard_input(tmp_path, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(GRID))
+    code = main(["fzn", "-"])
+    assert code == 0 and capsys.readouterr().out.endswith("----------\n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("var 0.0..1.0: x;\nsolve satisfy;\n", "line 1: float"),
+    ("var int: x;\nvar float: y;\nsolve satisfy;\n", "line 2: float variables"),
+    ("var set of 1..3: s;\nsolve satisfy;\n", "line 1: set variables"),
+    ("var 1..3: x;\nconstraint float_lin_eq([1.0], [x], 2.0);\nsolve satisfy;\n", "line 2"),
+    ("var 1..3: x;\nconstraint set_card(x, 2);\nsolve satisfy;\n", "only set_in and set_in_reif"),
+    ("var 1..3: x;\nconstraint frobnicate(x);\nsolve satisfy;\n",
+     "line 2: unsupported constraint frobnicate"),
+    ("var 1..3: x;\nconstraint int_eq(x);\nsolve satisfy;\n", "int_eq takes 2 arguments"),
+    ("var 1..3: x;\nconstraint int_eq(x, y);\nsolve satisfy;\n", "unknown name y"),
+    ("var 1..3: x\nsolve satisfy;\n", "line 2: expected ';'"),
+    ("var 1..3: x;\n", "no solve item"),
+    ("var 1..3: x;\nconstraint int_eq(x, 1) $;\nsolve satisfy;\n", "unexpected character"),
+    ("var 3..1: x;\nsolve satisfy;\n", "empty domain"),
+    ("array [1..2] of var 1..3: a = [1];\nsolve satisfy;\n", "should have 2 elements"),
+    ("var 1..3: x;\nsolve satisfy;\nsolve satisfy;\n", "line 3: a second solve item"),
+])
+def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, text, message):
+    code, out, err = run(tmp_path, capsys, text)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file(capsys):
+    assert main(["fzn", "/nonexistent/model.fzn"]) == 2
+    assert "cannot read /nonexistent/model.fzn" in capsys.readouterr().err
+
+
+def test_bad_flags(tmp_path, capsys):
+    assert run(tmp_path, capsys, GRID, "-n", "0")[0] == 2
+    assert run(tmp_path, capsys, GRID, "--bogus")[0] == 2
+
+
+def test_parallel_flag_warns_and_solves(tmp_path, capsys):
+    code, out, err = run(tmp_path, capsys, GRID, "-p", "2")
+    assert code == 0 and out.endswith("----------\n") and "one worker" in err
+
+
+def test_parser_nesting_is_iterative():
+    deep = "[" * 5000 + "1" + "]" * 5000
+    fzn = parse(f"array [1..1] of int: a = {deep};\nsolve satisfy;\n")
+    value = fzn.declarations[0].value
+    depth = 0
+    while isinstance(value, list):
+        value, depth = value[0], depth + 1
+    assert depth == 5000 and value == 1
+
+
+def test_parser_values():
+    fzn = parse("set of int: s = {3, 1, 2};\nset of int: r = 1..4;\nint: h = 0x1F;\n"
+                "bool: t = true;\nsolve satisfy;\n")
+    values = [d.value for d in fzn.declarations]
+    assert values == [frozenset({1, 2, 3}), Range(1, 4), 31, True]
+    with pytest.raises(FznError, match="line 1"):
+        parse("int: x = 1.5;\nsolve satisfy;\n")
