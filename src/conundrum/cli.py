@@ -472,7 +472,11 @@ def minizinc_config(args: argparse.Namespace, out: Callable[[str], None],
     except OSError as exc:
         err(f"conundrum: cannot write {folder / 'conundrum.msc'}: {exc.strerror or exc}")
         return EXIT_BAD_INPUT
-    out(f"wrote {folder / 'conundrum.msc'}; `minizinc --solvers` now lists conundrum")
+    shown = str(folder / "conundrum.msc")
+    home = str(Path.home())
+    if shown.startswith(home + os.sep):
+        shown = "~" + shown[len(home):]
+    out(f"wrote {shown}; `minizinc --solvers` now lists conundrum")
     return EXIT_SOLVED
 
 
