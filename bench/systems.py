@@ -124,13 +124,16 @@ class MiniZincSystem(System):
         if not shutil.which("minizinc"):
             return "`minizinc` not on PATH (apt-get install minizinc flatzinc)"
         if self.solver not in _run(["minizinc", "--solvers"]).lower():
-            return f"MiniZinc has no {self.solver} solver configuration (apt-get install flatzinc)"
+            hint = ("conundrum minizinc-config --install" if self.solver == "conundrum"
+                    else "apt-get install flatzinc")
+            return f"MiniZinc has no {self.solver} solver configuration ({hint})"
         return None
 
     def version(self) -> str:
         m = re.search(r"version ([\d.]+)", _run(["minizinc", "--version"]))
-        g = re.search(r"Gecode ([\d.]+)", _run(["minizinc", "--solvers"]))
-        return f"MiniZinc {m.group(1) if m else '?'}, Gecode {g.group(1) if g else '?'}"
+        name = "Gecode" if self.solver == "gecode" else "conundrum"
+        g = re.search(rf"{name} ([\d.]+)", _run(["minizinc", "--solvers"]))
+        return f"MiniZinc {m.group(1) if m else '?'}, {name} {g.group(1) if g else '?'}"
 
     def prepare(self, inst: Instance, workdir: Path) -> list[str]:
         from models import mzn
@@ -192,6 +195,8 @@ def all_systems() -> list[System]:
         SwiSystem("swipl", "SWI-Prolog clpfd"),
         GnuSystem("gprolog", "GNU Prolog FD"),
         MiniZincSystem("minizinc", "MiniZinc + Gecode"),
+        # the same MiniZinc models, through conundrum's FlatZinc front end
+        MiniZincSystem("conundrum-mzn", "MiniZinc + conundrum", solver="conundrum"),
     ]
 
 
