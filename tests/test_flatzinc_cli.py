@@ -181,3 +181,25 @@ def test_parser_values():
     assert values == [frozenset({1, 2, 3}), Range(1, 4), 31, True]
     with pytest.raises(FznError, match="line 1"):
         parse("int: x = 1.5;\nsolve satisfy;\n")
+
+
+def test_minizinc_config_prints_and_installs(tmp_path, capsys):
+    import json
+
+    assert main(["minizinc-config"]) == 0
+    msc = json.loads(capsys.readouterr().out)
+    assert msc["id"] == "org.conundrum.conundrum" and msc["supportsFzn"] is True
+    assert msc["needsSolns2Out"] is True and {"-a", "-n", "-f", "-t", "-s"} <= set(
+        msc["stdFlags"])
+    from pathlib import Path
+
+    lib = Path(msc["mznlib"])
+    assert (lib / "fzn_all_different_int.mzn").exists() and (lib / "redefinitions.mzn").exists()
+    assert Path(msc["executable"]).name == "conundrum-fzn"
+    assert main(["minizinc-config", "--install", str(tmp_path / "solvers")]) == 0
+    written = json.loads((tmp_path / "solvers" / "conundrum.msc").read_text())
+    assert written == msc
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    assert main(["minizinc-config", "--install", str(blocked)]) == 2
+    assert "cannot write" in capsys.readouterr().err
