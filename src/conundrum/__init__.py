@@ -26,6 +26,11 @@ from conundrum.model.expr import Expr, Var  # noqa: E402
 from conundrum.model.globals import (  # noqa: E402
     all_different,
     all_different_except_0,
+    all_equal,
+    among,
+    at_least,
+    at_most,
+    bin_packing,
     count,
     decreasing,
     element,
@@ -34,12 +39,15 @@ from conundrum.model.globals import (  # noqa: E402
     implies,
     increasing,
     integral,
+    inverse,
     lex_less,
     lex_lesseq,
     max,
     min,
+    nvalue,
     sum,
     table,
+    value_precede,
 )
 from conundrum.model.matrix import Matrix  # noqa: E402
 from conundrum.model.model import Model, Solution  # noqa: E402
@@ -64,7 +72,8 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "COMPILED", "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats",
     "Solution", "Var",
-    "all_different", "all_different_except_0", "bbs", "count", "decreasing", "element",
-    "exact_div", "global_cardinality", "implies", "increasing", "integral", "lds",
-    "lex_less", "lex_lesseq", "max", "min", "sum", "table",
+    "all_different", "all_different_except_0", "all_equal", "among", "at_least", "at_most",
+    "bbs", "bin_packing", "count", "decreasing", "element", "exact_div",
+    "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
+    "lex_lesseq", "max", "min", "nvalue", "sum", "table", "value_precede",
 ]

@@ -328,3 +328,127 @@ def implies(a: object, b: object) -> Expr:
 def sum(items: Iterable[object]) -> Expr:  # noqa: A001
     """A flat sum of many expressions (faster than the builtin on long lists)."""
     return make_sum((1, const_or_expr(x)) for x in items)
+
+
+# ------------------------------------------- counting and channelling globals (issue 9)
+# Each is stated by its standard decomposition, which is also its propagation strength:
+# the relations it is made of are propagated one by one (noted per builder).
+
+NVALUE_LIMIT = 10_000  # values in the union of the domains that nvalue enumerates
+
+
+def all_equal(*items: object) -> Expr:
+    """Every value the same (domain consistent: the equalities merge into one variable)."""
+    xs = _flatten(items[0] if len(items) == 1 else items, "all_equal")
+    return _pairwise_all(x == xs[0] for x in xs[1:])
+
+
+def _is(x: object, v: int) -> object:
+    """x == v as a 0/1 term (a plain 0 or 1 when x is a constant)."""
+    c = x == v
+    return int(c) if isinstance(c, bool) else c
+
+
+def _member(x: object, values: tuple[int, ...]) -> Expr:
+    """x == v for one of the distinct values, as a 0/1 sum (no value counted twice)."""
+    return make_sum((1, _is(x, v)) for v in values)
+
+
+def _int_values(values: Iterable[int], what: str) -> tuple[int, ...]:
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ModelError(f"{what}: the values must be integers, not {v!r}")
+        out.append(v)
+    return tuple(sorted(set(out)))
+
+
+def among(n: object, variables: object, values: Iterable[int]) -> Expr:
+    """Exactly n of the variables take a value in `values` (a sum of 0/1 memberships:
+    bounds of n, and values pruned from the variables once n is reached either way)."""
+    vals = _int_values(values, "among")
+    xs = _flatten(variables, "among")
+    return const_or_expr(n, "among") == make_sum((1, _member(x, vals)) for x in xs)
+
+
+def at_most(k: object, variables: object, value: object) -> Expr:
+    """At most k of the variables equal value (a count, as cn.count)."""
+    return count(variables, value) <= const_or_expr(k, "at_most")
+
+
+def at_least(k: object, variables: object, value: object) -> Expr:
+    """At least k of the variables equal value (a count, as cn.count)."""
+    return count(variables, value) >= const_or_expr(k, "at_least")
+
+
+def inverse(f: object, g: object) -> Expr:
+    """f and g are inverse permutations, 0-based: f[i] == j exactly when g[j] == i (every
+    pair channelled both ways: domain consistent on each pair)."""
+    fs, gs = _flatten(f, "inverse"), _flatten(g, "inverse")
+    if len(fs) != len(gs):
+        raise ModelError(f"inverse: f has {len(fs)} elements and g {len(gs)}")
+    n = len(fs)
+    parts: list[Expr | bool] = []
+    for x in fs + gs:
+        parts += [x >= 0, x < n]  # type: ignore[operator]
+    parts += [_is(fs[i], j) == _is(gs[j], i) for i in range(n) for j in range(n)]
+    return _pairwise_all(parts)
+
+
+def value_precede(s: int, t: int, variables: object) -> Expr:
+    """If some variable takes t, an earlier one takes s (symmetry breaking of
+    interchangeable values); each occurrence of t implies an earlier s."""
+    for v in (s, t):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ModelError(f"value_precede: s and t are integers, not {v!r}")
+    xs = _flatten(variables, "value_precede")
+    if s == t:
+        return BoolConst(True)
+    parts: list[Expr | bool] = []
+    for i, x in enumerate(xs):
+        before = make_sum((1, _is(y, s)) for y in xs[:i])
+        parts.append(BoolOp("implies", as_constraint(_is(x, t) == 1),
+                            as_constraint(before >= 1)))
+    return _pairwise_all(parts)
+
+
+def nvalue(n: object, variables: object) -> Expr:
+    """n is the number of distinct values the variables take (for each value of their
+    domains, whether some variable takes it: a sum of 0/1 disjunctions)."""
+    from conundrum.model.expr import Var
+
+    xs = _flatten(variables, "nvalue")
+    values: set[int] = set()
+    for x in xs:
+        if isinstance(x, int):
+            values.add(x)
+        elif isinstance(x, Var):
+            dom = x.domain_values
+            if dom is None and x.hi - x.lo >= NVALUE_LIMIT:
+                raise ModelError(f"nvalue: the domain of {x.name or 'a variable'} is too "
+                                 f"wide (more than {NVALUE_LIMIT:,} values)")
+            values.update(dom if dom is not None else range(x.lo, x.hi + 1))
+        else:
+            raise ModelError("nvalue: the arguments must be variables or integers")
+        if len(values) > NVALUE_LIMIT:
+            raise ModelError(f"nvalue: more than {NVALUE_LIMIT:,} values in the domains")
+    used = (make_sum((1, _is(x, v)) for x in xs) >= 1 for v in sorted(values))
+    return const_or_expr(n, "nvalue") == make_sum((1, u) for u in used)
+
+
+def bin_packing(loads: object, bins: object, sizes: Iterable[int]) -> Expr:
+    """Item i (of size sizes[i]) goes into bin bins[i] (0-based), and loads[b] is the total
+    size in bin b (one linear sum per bin over 0/1 placements)."""
+    ls, bs = _flatten(loads, "bin_packing"), _flatten(bins, "bin_packing")
+    ws = list(sizes)
+    if len(ws) != len(bs):
+        raise ModelError(f"bin_packing: {len(bs)} items but {len(ws)} sizes")
+    for w in ws:
+        if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+            raise ModelError(f"bin_packing: sizes are integers >= 0, not {w!r}")
+    parts: list[Expr | bool] = []
+    for b in bs:
+        parts += [b >= 0, b < len(ls)]  # type: ignore[operator]
+    for k, load in enumerate(ls):
+        parts.append(load == make_sum((w, _is(b, k)) for w, b in zip(ws, bs)))
+    return _pairwise_all(parts)

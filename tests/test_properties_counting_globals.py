@@ -1,0 +1,100 @@
+"""Property tests: all_equal, among, at_most/at_least, inverse, value_precede, nvalue,
+bin_packing against brute force (random small domains, every search option through the
+harness). The predicates are written here from the constraints' definitions."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import conundrum as cn
+from test_properties_harness import check, doms
+
+
+@given(data=st.data())
+def test_all_equal(data: st.DataObject) -> None:
+    n = data.draw(st.integers(2, 4), label="n")
+    domains = data.draw(doms(n, max_size=4, lo=-2, hi=2), label="domains")
+    check(data, domains, "m += cn.all_equal(xs)", lambda t: len(set(t)) == 1)
+
+
+@given(data=st.data())
+def test_among(data: st.DataObject) -> None:
+    """x0 counts the others that take a value of the set."""
+    n = data.draw(st.integers(2, 4), label="n")
+    values = data.draw(st.lists(st.integers(-2, 2), min_size=1, max_size=3), label="values")
+    domains = data.draw(doms(n + 1, max_size=4, lo=-2, hi=3), label="domains")
+    check(data, domains, f"m += cn.among(x0, xs[1:], {values})",
+          lambda t: t[0] == sum(x in values for x in t[1:]))
+
+
+@given(data=st.data(), k=st.integers(0, 3), v=st.integers(-1, 2))
+def test_at_most_and_at_least(data: st.DataObject, k: int, v: int) -> None:
+    domains = data.draw(doms(4, max_size=3, lo=-1, hi=2), label="domains")
+    check(data, domains, f"m += cn.at_most({k}, xs[:3], {v})\nm += cn.at_least(1, xs, x3)",
+          lambda t: sum(x == v for x in t[:3]) <= k and sum(x == t[3] for x in t) >= 1)
+
+
+@given(data=st.data())
+def test_inverse(data: st.DataObject) -> None:
+    """f = xs[:n], g = xs[n:], 0-based: f[i] == j exactly when g[j] == i."""
+    n = data.draw(st.integers(1, 3), label="n")
+    domains = data.draw(doms(2 * n, max_size=4, lo=-1, hi=3), label="domains")
+
+    def pred(t: tuple[int, ...]) -> bool:
+        f, g = t[:n], t[n:]
+        return (all(0 <= x < n for x in t)
+                and all((f[i] == j) == (g[j] == i) for i in range(n) for j in range(n)))
+
+    check(data, domains, f"m += cn.inverse(xs[:{n}], xs[{n}:])", pred)
+
+
+@given(data=st.data(), s=st.integers(0, 2), t_=st.integers(0, 2))
+def test_value_precede(data: st.DataObject, s: int, t_: int) -> None:
+    n = data.draw(st.integers(1, 4), label="n")
+    domains = data.draw(doms(n, max_size=3, lo=0, hi=2), label="domains")
+
+    def pred(t: tuple[int, ...]) -> bool:
+        if s == t_ or t_ not in t:
+            return True
+        return s in t[:t.index(t_)]
+
+    check(data, domains, f"m += cn.value_precede({s}, {t_}, xs)", pred)
+
+
+@given(data=st.data())
+def test_nvalue(data: st.DataObject) -> None:
+    """x0 is the number of distinct values among the others."""
+    n = data.draw(st.integers(1, 4), label="n")
+    domains = data.draw(doms(n + 1, max_size=3, lo=0, hi=3), label="domains")
+    check(data, domains, "m += cn.nvalue(x0, xs[1:])", lambda t: t[0] == len(set(t[1:])))
+
+
+@given(data=st.data())
+def test_bin_packing(data: st.DataObject) -> None:
+    """Loads x0, x1 of two bins; items x2.. with the given sizes go into bin 0 or 1."""
+    items = data.draw(st.integers(1, 3), label="items")
+    sizes = data.draw(st.lists(st.integers(0, 3), min_size=items, max_size=items),
+                      label="sizes")
+    domains = data.draw(doms(2 + items, max_size=4, lo=-1, hi=4), label="domains")
+
+    def pred(t: tuple[int, ...]) -> bool:
+        loads, bins = t[:2], t[2:]
+        return (all(0 <= b < 2 for b in bins)
+                and all(loads[k] == sum(w for w, b in zip(sizes, bins) if b == k)
+                        for k in range(2)))
+
+    check(data, domains, f"m += cn.bin_packing(xs[:2], xs[2:], {sizes})", pred)
+
+
+def test_mistakes_are_model_errors() -> None:
+    m = cn.Model()
+    xs = m.int_vars(3, 0, 2, "x")
+    wide = m.int_var(0, 10**9, "w")
+    for make in (lambda: cn.inverse(xs, xs[:2]), lambda: cn.among(1, xs, [1.5]),
+                 lambda: cn.value_precede(0, "1", xs), lambda: cn.nvalue(1, [wide]),
+                 lambda: cn.bin_packing(xs[:2], xs, [1, 2]),
+                 lambda: cn.bin_packing(xs[:2], xs, [1, 2, -1])):
+        with pytest.raises(cn.ModelError):
+            make()
