@@ -98,3 +98,58 @@ def test_mistakes_are_model_errors() -> None:
                  lambda: cn.bin_packing(xs[:2], xs, [1, 2, -1])):
         with pytest.raises(cn.ModelError):
             make()
+
+
+def _accepts(transitions: dict, start: int, accepting: set, word: tuple[int, ...]) -> bool:
+    q = start
+    for v in word:
+        if (q, v) not in transitions:
+            return False
+        q = transitions[(q, v)]
+    return q in accepting
+
+
+@given(data=st.data())
+def test_regular_random_automaton(data: st.DataObject) -> None:
+    """A random deterministic automaton over 3 states and values -1..2, posted directly and
+    reified (`b == regular(...)`, through its table of words)."""
+    n = data.draw(st.integers(1, 4), label="n")
+    keys = [(q, v) for q in range(3) for v in range(-1, 3)]
+    chosen = data.draw(st.lists(st.sampled_from(keys), unique=True, max_size=len(keys)),
+                       label="keys")
+    transitions = {k: data.draw(st.integers(0, 2), label=f"to{k}") for k in chosen}
+    accepting = set(data.draw(st.lists(st.integers(0, 2), max_size=3), label="accepting"))
+    domains = data.draw(doms(n + 1, max_size=4, lo=-1, hi=2), label="domains")
+    src = (f"m += cn.regular(xs[1:], {transitions!r}, 0, {sorted(accepting)})")
+    check(data, domains, src, lambda t: _accepts(transitions, 0, accepting, t[1:]))
+    src = (f"m += (x0 >= 1) == cn.regular(xs[1:], {transitions!r}, 0, {sorted(accepting)})")
+    check(data, domains, src,
+          lambda t: (t[0] >= 1) == _accepts(transitions, 0, accepting, t[1:]))
+
+
+@pytest.mark.parametrize("clues", [[], [1], [3], [2, 1], [1, 1, 1], [3, 1, 2], [7]])
+def test_pattern_automaton_is_a_nonogram_line(clues: list[int]) -> None:
+    """Every 0/1 line of length 7 is accepted exactly when its runs of 1s are the clues."""
+    import itertools
+    import re
+
+    transitions, start, accepting = cn.pattern_automaton(clues)
+    m = cn.Model()
+    xs = m.int_vars(7, 0, 1, "x")
+    m += cn.regular(xs, transitions, start, accepting)
+    found = {tuple(s[x] for x in xs) for s in m.solutions()}
+    expected = {t for t in itertools.product((0, 1), repeat=7)
+                if [len(r) for r in re.findall("1+", "".join(map(str, t)))] == clues}
+    assert found == expected and m.stats.complete
+
+
+def test_regular_mistakes() -> None:
+    m = cn.Model()
+    xs = m.int_vars(3, 0, 1, "x")
+    for make in (lambda: cn.regular(xs, [(0, 1, 1), (0, 1, 2)], 0, [1]),
+                 lambda: cn.regular(xs, [(0, 1)], 0, [1]),
+                 lambda: cn.regular(xs, {(0, "a"): 1}, 0, [1]),
+                 lambda: cn.regular(xs, {(0, 1): 1}, "s", [1]),
+                 lambda: cn.pattern_automaton([0])):
+        with pytest.raises(cn.ModelError):
+            make()

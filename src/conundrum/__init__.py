@@ -45,6 +45,8 @@ from conundrum.model.globals import (  # noqa: E402
     max,
     min,
     nvalue,
+    pattern_automaton,
+    regular,
     sum,
     table,
     value_precede,
@@ -75,5 +77,6 @@ __all__ = [
     "all_different", "all_different_except_0", "all_equal", "among", "at_least", "at_most",
     "bbs", "bin_packing", "count", "decreasing", "element", "exact_div",
     "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
-    "lex_lesseq", "max", "min", "nvalue", "sum", "table", "value_precede",
+    "lex_lesseq", "max", "min", "nvalue", "pattern_automaton", "regular", "sum", "table",
+    "value_precede",
 ]

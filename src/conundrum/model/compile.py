@@ -43,6 +43,7 @@ from conundrum.model.expr import (
 from conundrum.model.globals import (
     AllDifferent,
     AllDifferentExcept0,
+    Regular,
     Table,
 )
 from conundrum.model.tabulate import table_rows, tabulable
@@ -725,9 +726,29 @@ class Compiler:
             else:
                 self.post_table(xs, list(c.tuples))
             return
+        if integer and isinstance(c, Regular):
+            self._post_regular(c, [self.as_var(n) for n, _ in rats])
+            return
         dec = c.decompose()
         self.keep.append(dec)
         self.post(dec)
+
+    def _post_regular(self, c: Regular, xs: list[IntView]) -> None:
+        """A chain of tables (q_i, x_i, q_i+1) over state variables whose domains are the
+        states reachable from the start (the automaton is deterministic, so the states
+        follow from the values and add no solutions)."""
+        states = {c.start}
+        q = self.solver.int_var(c.start, c.start)
+        for x in xs:
+            rows = [(a, v, r) for (a, v), r in c.transitions.items()
+                    if a in states and x.lo <= v <= x.hi]
+            states = {r for _, _, r in rows}
+            if not states:
+                raise Inconsistency
+            nxt = self.solver.int_var_values(sorted(states))
+            self.post_table([q, x, nxt], rows)
+            q = nxt
+        self.post_table([q], [(a,) for a in sorted(states & c.accepting)])
 
     def objective(self, expr: object) -> IntView:
         """An engine variable for an integer objective."""
