@@ -202,3 +202,24 @@ def test_truncating_division_examples():
 def test_division_by_zero_has_no_solution():
     text = "var 0..0: z;\nvar -9..9: q;\nconstraint int_div(5, z, q);\nsolve satisfy;\n"
     assert read(text).model.count() == 0
+
+
+def test_conundrum_regular_against_brute_force():
+    """conundrum_regular(x, Q, symbols, d, q0, F): MiniZinc's DFA with states 1..Q and the
+    transition table flattened row by row (0: no transition)."""
+    d = [1, 2, 3, 1, 0, 3, 1, 2, 0]  # no two 2s or two 3s in a row
+    text = ("\n".join(f"var 0..3: x{i} :: output_var;" for i in range(4))
+            + f"\nconstraint conundrum_regular([x0, x1, x2, x3], 3, [1, 2, 3], {d}, 1, 1..3);"
+            "\nsolve satisfy;\n")
+    m = read(text).model
+    found = {tuple(s[f"x{i}"] for i in range(4)) for s in m.solutions()}
+    expected = set()
+    for word in itertools.product(range(4), repeat=4):
+        q = 1
+        for v in word:
+            q = d[(q - 1) * 3 + (v - 1)] if 1 <= v <= 3 else 0
+            if q == 0:
+                break
+        if q:
+            expected.add(word)
+    assert found == expected and len(found) > 0

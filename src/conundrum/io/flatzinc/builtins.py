@@ -133,6 +133,19 @@ def _gcc_closed(xs: list, cover: list, counts: list) -> object:
     return c
 
 
+def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: object) -> object:
+    """MiniZinc's DFA: states 1..Q, d[q, s] the next state (0: none), row by row over the
+    symbols in order."""
+    if len(d) != states * len(symbols):
+        raise FznError(f"regular: {len(d)} transitions for {states} states and "
+                       f"{len(symbols)} symbols")
+    transitions = {(q + 1, s): d[q * len(symbols) + k]
+                   for q in range(states) for k, s in enumerate(symbols)
+                   if d[q * len(symbols) + k] != 0}
+    accepting = final.values() if isinstance(final, Range) else sorted(final)  # type: ignore[arg-type]
+    return cn.regular(xs, transitions, start, accepting)
+
+
 def _elem(i: object, xs: list, c: object) -> object:
     return c == cn.element(xs, i - 1)  # type: ignore[operator]
 
@@ -191,6 +204,7 @@ PLAIN: dict[str, Builtin] = {
     "fzn_increasing_int": lambda xs: cn.increasing(xs),
     "fzn_decreasing_int": lambda xs: cn.decreasing(xs),
     "fzn_increasing_bool": lambda xs: cn.increasing(xs),
+    "conundrum_regular": _regular,
     "fzn_decreasing_bool": lambda xs: cn.decreasing(xs),
 }
 
@@ -225,6 +239,7 @@ ARITY = {"int_eq": 2, "int_ne": 2, "int_le": 2, "int_lt": 2, "int_lin_eq": 3,
          "fzn_global_cardinality_closed": 3, "fzn_lex_less_int": 2, "fzn_lex_lesseq_int": 2,
          "fzn_lex_less_bool": 2, "fzn_lex_lesseq_bool": 2, "fzn_increasing_int": 1,
          "fzn_decreasing_int": 1, "fzn_increasing_bool": 1, "fzn_decreasing_bool": 1,
+         "conundrum_regular": 6,
          "bool_and": 2, "bool_or": 2, "bool_xor": 2, "array_bool_and": 1, "array_bool_or": 1,
          "int_div": 3, "int_mod": 3, "int_pow": 3, "int_pow_fixed": 3}
 
