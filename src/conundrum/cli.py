@@ -413,6 +413,11 @@ def _main(argv: Sequence[str] | None) -> int:
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":
         return _guarded(lambda: minizinc_config(args, out, err))
+    return _guarded(lambda: _puzzle_command(args, out))
+
+
+def _puzzle_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    """A puzzle command: read, solve, print; bad input is a one-line message."""
     try:
         import conundrum as cn
 
@@ -428,12 +433,6 @@ def _main(argv: Sequence[str] | None) -> int:
     except model_error as exc:
         print(shorten(f"conundrum: {args.command}: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (BrokenPipeError, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # the last guard: a bug must not look like a traceback
-        print(shorten(f"conundrum: internal error, this is a bug (please report it): "
-                      f"{type(exc).__name__}: {exc}"), file=sys.stderr)
-        return EXIT_BAD_INPUT
 
 
 def _guarded(command: Callable[[], int]) -> int:
@@ -442,7 +441,7 @@ def _guarded(command: Callable[[], int]) -> int:
         return command()
     except (BrokenPipeError, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except Exception as exc:  # the last guard: a bug must not look like a traceback
         print(shorten(f"conundrum: internal error, this is a bug (please report it): "
                       f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT

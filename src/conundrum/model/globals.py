@@ -457,8 +457,7 @@ def value_precede(s: int, t: int, variables: object) -> Expr:
     parts: list[Expr | bool] = []
     for i, x in enumerate(xs):
         before = make_sum((1, _is(y, s)) for y in xs[:i])
-        parts.append(BoolOp("implies", as_constraint(_is(x, t) == 1),
-                            as_constraint(before >= 1)))
+        parts.append(implies(_is(x, t) == 1, before >= 1))
     return _pairwise_all(parts)
 
 

@@ -103,24 +103,16 @@ class Builder:
 
     def new_var(self, name: str, is_bool: bool, domain: object) -> cn.Var:
         if is_bool:
-            v = self.model.bool_var(name)
-            lo, hi = 0, 1
-        elif domain is None:
-            lo, hi = -UNBOUNDED, UNBOUNDED
-            v = self.model.int_var(lo, hi, name)
-        elif isinstance(domain, Range):
+            return self.model.bool_var(name)
+        if domain is None:
+            return self.model.int_var(-UNBOUNDED, UNBOUNDED, name)
+        if isinstance(domain, Range):
             if domain.lo > domain.hi:
                 raise self.fail(f"variable {name} has an empty domain {domain.lo}..{domain.hi}")
-            lo, hi = domain.lo, domain.hi
-            v = self.model.int_var(lo, hi, name)
-        else:
-            values = sorted(domain)  # type: ignore[call-overload]
-            if not values:
-                raise self.fail(f"variable {name} has an empty domain")
-            lo, hi = values[0], values[-1]
-            v = self.model.int_var(values, name)
-        self.ctx.bounds[v.index] = (lo, hi)
-        return v
+            return self.model.int_var(domain.lo, domain.hi, name)
+        if not domain:
+            raise self.fail(f"variable {name} has an empty domain")
+        return self.model.int_var(sorted(domain), name)  # type: ignore[call-overload]
 
     def restrict(self, x: object, is_bool: bool, domain: object) -> None:
         """x (a variable or a constant given as a declared variable's value) lies in the

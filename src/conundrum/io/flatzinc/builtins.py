@@ -14,6 +14,7 @@ native propagators instead of decomposing them.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import conundrum as cn
@@ -22,21 +23,19 @@ from conundrum.io.flatzinc.parser import FznError, Range
 
 class Context:
     """What a builtin may need besides its arguments: the model (for auxiliary variables)
-    and the bounds of an argument."""
+    and the declared bounds of an argument."""
 
     def __init__(self, model: cn.Model) -> None:
         self.model = model
-        self.bounds: dict[int, tuple[int, int]] = {}  # model variable index -> (lo, hi)
 
-    def range_of(self, x: object) -> tuple[int, int]:
+    @staticmethod
+    def range_of(x: object) -> tuple[int, int]:
         if isinstance(x, int):
             return x, x
-        return self.bounds[x.index]  # type: ignore[attr-defined]
+        return x.lo, x.hi  # type: ignore[attr-defined]
 
     def aux(self, lo: int, hi: int) -> cn.Var:
-        v = self.model.int_var(lo, hi)
-        self.bounds[v.index] = (lo, hi)
-        return v
+        return self.model.int_var(lo, hi)
 
 
 def _lin(coefs: list, xs: list) -> object:
@@ -226,22 +225,13 @@ WITH_CONTEXT: dict[str, Builtin] = {
     "int_pow_fixed": _int_pow,
 }
 
-ARITY = {"int_eq": 2, "int_ne": 2, "int_le": 2, "int_lt": 2, "int_lin_eq": 3,
-         "int_lin_ne": 3, "int_lin_le": 3, "int_lin_lt": 3, "int_plus": 3, "int_minus": 3,
-         "int_times": 3, "int_abs": 2, "int_negate": 2, "int_min": 3, "int_max": 3,
-         "array_int_minimum": 2, "array_int_maximum": 2, "array_int_element": 3,
-         "array_var_int_element": 3, "set_in": 2, "bool_eq": 2, "bool_ne": 2, "bool_le": 2,
-         "bool_lt": 2, "bool_not": 2, "bool2int": 2, "bool_clause": 2, "bool_lin_eq": 3,
-         "bool_lin_le": 3, "array_bool_xor": 1, "array_bool_element": 3,
-         "array_var_bool_element": 3, "fzn_all_different_int": 1,
-         "fzn_alldifferent_except_0": 1, "conundrum_table_int": 2, "conundrum_table_bool": 2,
-         "fzn_count_eq": 3, "fzn_count_eq_par": 3, "fzn_global_cardinality": 3,
-         "fzn_global_cardinality_closed": 3, "fzn_lex_less_int": 2, "fzn_lex_lesseq_int": 2,
-         "fzn_lex_less_bool": 2, "fzn_lex_lesseq_bool": 2, "fzn_increasing_int": 1,
-         "fzn_decreasing_int": 1, "fzn_increasing_bool": 1, "fzn_decreasing_bool": 1,
-         "conundrum_regular": 6,
-         "bool_and": 2, "bool_or": 2, "bool_xor": 2, "array_bool_and": 1, "array_bool_or": 1,
-         "int_div": 3, "int_mod": 3, "int_pow": 3, "int_pow_fixed": 3}
+def _arity(f: Builtin) -> int:
+    return len(inspect.signature(f).parameters)
+
+
+# the number of arguments of each plain form (without r), read off the functions above
+ARITY = ({name: _arity(f) for name, f in (PLAIN | TRUTH_LAST).items()}
+         | {name: _arity(f) - 1 for name, f in WITH_CONTEXT.items()})
 
 
 def translate(ctx: Context, name: str, args: list) -> object:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conundrum.io.flatzinc.build import Output
+from conundrum.search.stats import SearchStats
 
 SOLUTION_END = "----------"
 SEARCH_COMPLETE = "=========="
@@ -32,13 +33,10 @@ def format_solution(outputs: list[Output], value_of: Callable[[object], int]) ->
     return "\n".join(lines)
 
 
-def format_stats(stats: object, extra: dict[str, object] | None = None) -> str:
+def format_stats(stats: SearchStats) -> str:
     """`%%%mzn-stat: key=value` lines for the search statistics, then `%%%mzn-stat-end`."""
-    fields = {"nodes": stats.nodes, "failures": stats.fails,  # type: ignore[attr-defined]
-              "propagations": stats.propagations,  # type: ignore[attr-defined]
-              "solutions": stats.solutions,  # type: ignore[attr-defined]
-              "peakDepth": stats.max_depth,  # type: ignore[attr-defined]
-              "solveTime": f"{stats.seconds:.6f}"}  # type: ignore[attr-defined]
-    fields.update(extra or {})
+    fields = {"nodes": stats.nodes, "failures": stats.fails,
+              "propagations": stats.propagations, "solutions": stats.solutions,
+              "peakDepth": stats.max_depth, "solveTime": f"{stats.seconds:.6f}"}
     return "\n".join([*(f"%%%mzn-stat: {k}={v}" for k, v in fields.items()),
                       "%%%mzn-stat-end"])
