@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from conundrum.model.expr import (
     Abs,
+    ArgExtreme,
     BinOp,
     BoolConst,
     BoolOp,
@@ -108,6 +109,8 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
             if not (isinstance(index, int) and 0 <= index < len(node.args) - 1):
                 raise Undefined("element index out of range")
             r = v(node.args[1 + index])
+        elif isinstance(node, ArgExtreme):
+            r = node.position([v(a) for a in node.args])
         elif isinstance(node, Count):
             target = v(node.args[0])
             r = sum(1 for a in node.args[1:] if v(a) == target)
@@ -236,6 +239,9 @@ class _Writer:
                     code = f"int(({truth[0]}) ^ ({truth[1]}))"
             elif isinstance(node, Element):
                 code = f"_element({args[0]}, {_tuple(args[1:])})"
+            elif isinstance(node, ArgExtreme):
+                self.consts.append(node)
+                code = f"K[{len(self.consts) - 1}].position([{', '.join(args)}])"
             elif isinstance(node, Count):
                 code = f"sum({_tuple([f'{a} == {args[0]}' for a in args[1:]])})"
             elif isinstance(node, Global):

@@ -25,6 +25,7 @@ from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import (
     Abs,
+    ArgExtreme,
     BinOp,
     BoolConst,
     BoolOp,
@@ -43,19 +44,33 @@ from conundrum.model.expr import (
 from conundrum.model.globals import (
     AllDifferent,
     AllDifferentExcept0,
+    Circuit,
+    Cumulative,
+    NoOverlap,
+    NoOverlap2D,
     Regular,
     Table,
 )
 from conundrum.model.tabulate import table_rows, tabulable
 from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
 from conundrum.propagators.alldiff import post_all_different
-from conundrum.propagators.arith import BINARY_OPS, ENUMERATION_LIMIT, BinaryFunction, Power
+from conundrum.propagators.arith import (
+    BINARY_OPS,
+    ENUMERATION_LIMIT,
+    ArgMax,
+    BinaryFunction,
+    Power,
+)
 from conundrum.propagators.arith import Abs as AbsProp
 from conundrum.propagators.arith import MinMax as MinMaxProp
+from conundrum.propagators.circuit import Circuit as CircuitProp
 from conundrum.propagators.element import ElementConst, ElementVar
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, Difference, EqualOffset, Member
+from conundrum.propagators.scheduling import Cumulative as CumulativeProp
+from conundrum.propagators.scheduling import Disjunctive
+from conundrum.propagators.scheduling import NoOverlap2D as NoOverlap2DProp
 from conundrum.propagators.table import Table as TableProp
 
 QUOTIENT_ENUMERATION = 4096  # |D(p)| * |D(q)| up to which a quotient is enumerated
@@ -477,6 +492,8 @@ class Compiler:
             return self._minmax(node)
         if isinstance(node, Element):
             return self._element(node)
+        if isinstance(node, ArgExtreme):
+            return self._arg_extreme(node)
         if isinstance(node, Count):
             value = self.rat(node.args[0])
             total = Lin()
@@ -574,6 +591,20 @@ class Compiler:
             z = self.aux(min(x.lo for x in xs), max(x.hi for x in xs))
             self.post_prop(ElementVar(self.solver, xs, index, z))
         return Lin.of(z), ONE
+
+    def _arg_extreme(self, node: ArgExtreme) -> Rat:
+        """A position variable with the ArgMax propagator (arg_min: the arg_max of the
+        negated items); rational items go through the decomposition."""
+        rats = [self.rat(a) for a in node.args]
+        if not all(d.is_const() and d.const == 1 for _, d in rats):
+            dec = node.decompose()
+            self.keep.append(dec)
+            return self.value(dec)
+        sign = 1 if node.is_max else -1
+        xs = [self.as_var(n.scaled(sign)) for n, _ in rats]
+        i = self.aux(0, len(xs) - 1)
+        self.post_prop(ArgMax(self.solver, xs, i))
+        return Lin.of(i), ONE
 
     # ------------------------------------------------------- relations
     def rel_form(self, op: str, a: Rat, b: Rat) -> tuple[Lin, str]:
@@ -729,9 +760,32 @@ class Compiler:
         if integer and isinstance(c, Regular):
             self._post_regular(c, [self.as_var(n) for n, _ in rats])
             return
+        if integer and isinstance(c, Circuit | NoOverlap | Cumulative | NoOverlap2D):
+            self._post_resource(c, [self.as_var(n) for n, _ in rats])
+            return
         dec = c.decompose()
         self.keep.append(dec)
         self.post(dec)
+
+    def _post_resource(self, c: Global, xs: list[IntView]) -> None:
+        """circuit, subcircuit, no_overlap, cumulative and no_overlap_2d: their propagators
+        (circuit's beside a domain-consistent all_different)."""
+        s = self.solver
+        if isinstance(c, Circuit):
+            prop: Propagator = CircuitProp(s, xs, c.sub)
+            self.post_prop(prop)
+            post_all_different(s, xs, "domain")
+            return
+        if isinstance(c, NoOverlap):
+            n = len(xs) // 2
+            prop = Disjunctive(s, xs[:n], xs[n:], c.strict)
+        elif isinstance(c, Cumulative):
+            n = (len(xs) - 1) // 3
+            prop = CumulativeProp(s, xs[:n], xs[n:2 * n], xs[2 * n:3 * n], xs[-1])
+        else:
+            n = len(xs) // 4
+            prop = NoOverlap2DProp(s, xs[:n], xs[n:2 * n], xs[2 * n:3 * n], xs[3 * n:])
+        self.post_prop(prop)
 
     def _post_regular(self, c: Regular, xs: list[IntView]) -> None:
         """A chain of tables (q_i, x_i, q_i+1) over state variables whose domains are the

@@ -277,6 +277,34 @@ class MinMax(Expr):
         self.is_max = is_max
 
 
+class ArgExtreme(Expr):
+    """The 0-based position of the first largest (is_max) or smallest of args."""
+
+    __slots__ = ("is_max",)
+
+    def __init__(self, args: tuple, is_max: bool) -> None:
+        super().__init__(args)
+        self.is_max = is_max
+
+    @property
+    def name(self) -> str:
+        """arg_max or arg_min (for messages)."""
+        return "arg_max" if self.is_max else "arg_min"
+
+    def position(self, values: list) -> int:
+        """The meaning, on the values of args."""
+        best = max(values) if self.is_max else min(values)
+        return values.index(best)
+
+    def decompose(self) -> Expr:
+        """How many prefixes fall short of the extreme: the first extreme's position."""
+        items = self.args
+        best = MinMax(items, self.is_max)
+        op = "<" if self.is_max else ">"
+        return make_sum((1, Rel(op, MinMax(items[:j + 1], self.is_max), best))
+                        for j in range(len(items) - 1))
+
+
 class Rel(Expr):
     """a OP b for OP in == != < <= > >=; a 0/1 value when used in arithmetic."""
 

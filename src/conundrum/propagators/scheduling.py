@@ -1,0 +1,328 @@
+"""Scheduling resources: a unary resource (no_overlap), a cumulative resource, and
+non-overlapping rectangles (no_overlap_2d). Each filters bounds only.
+
+A task i has a start s_i and a duration d_i (and for cumulative a demand r_i), all
+variables or constants. The reasoning uses the smallest duration p_i = d_i.lo and demand
+h_i = r_i.lo, and the window est_i = s_i.lo (earliest start) to lct_i = s_i.hi + d_i.hi
+(latest completion): a task that may last longer still occupies at least p_i, so every
+conclusion drawn with p_i holds for each of its durations.
+
+Strengths (documented in the README):
+
+* `Disjunctive` (no_overlap): pairwise detectable precedences (if task i cannot end
+  before j starts, j ends before i starts), plus overload checking and edge-finding in both
+  directions, O(n^2) per call (Vilím's rules, computed here with sorted arrays instead of a
+  Θ-Λ-tree: the resources of puzzle-sized models hold a few dozen tasks at most).
+* `Cumulative`: timetabling (the profile of compulsory parts [lst_i, ect_i) bounds the
+  capacity from below and pushes each start past the profile segments it cannot share),
+  plus energetic overload checking on the windows [est_a, lct_b], O(n^2) per call.
+* `NoOverlap2D`: for each pair of rectangles, the four ways to separate them (left, right,
+  below, above); none left is a failure and a single one left is enforced. O(n^2) per call.
+
+Each is exact on fixed values (the pairwise tests, and the profile of whole tasks), which
+is what the engine requires of a propagator.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from conundrum.engine import BOUNDS, Inconsistency, IntView, Propagator, Solver
+
+
+def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
+    """Earliest starts implied by overload checking and edge-finding on a unary resource.
+
+    Tasks have earliest starts `est`, latest completions `lct` and durations `p` (> 0).
+    For every set Ω = {j : lct_j <= L} with L one of the lct values: if ECT(Ω), the earliest
+    completion of Ω, exceeds L, the resource is overloaded (Inconsistency); and a task i
+    outside Ω that cannot complete with Ω before L (ECT(Ω ∪ {i}) > L) must come after all of
+    Ω, so it starts at ECT(Ω) or later. ECT of a set is the largest est_a + (the durations of
+    the tasks of the set that start no earlier than est_a). Returns the new earliest starts
+    (never smaller than `est`)."""
+    n = len(est)
+    out = list(est)
+    by_est = sorted(range(n), key=lambda k: est[k])
+    for bound in sorted(set(lct)):
+        omega = [j for j in by_est if lct[j] <= bound]
+        m = len(omega)
+        if m == 0:
+            continue
+        starts = [est[j] for j in omega]
+        # suffix[a] = durations of omega[a:]; val[a] = starts[a] + suffix[a]
+        suffix = [0] * (m + 1)
+        for a in range(m - 1, -1, -1):
+            suffix[a] = suffix[a + 1] + p[omega[a]]
+        val = [starts[a] + suffix[a] for a in range(m)]
+        prefix_max = [0] * m
+        best = val[0]
+        for a in range(m):
+            if val[a] > best:
+                best = val[a]
+            prefix_max[a] = best
+        ect = best
+        if ect > bound:
+            raise Inconsistency
+        suffix_max = [0] * (m + 1)
+        suffix_max[m] = -(1 << 62)
+        for a in range(m - 1, -1, -1):
+            suffix_max[a] = val[a] if val[a] > suffix_max[a + 1] else suffix_max[a + 1]
+        for i in range(n):
+            if lct[i] <= bound or out[i] >= ect:
+                continue
+            # thresholds at or before est_i also count i; later ones do not; the threshold
+            # est_i itself counts i and every task of omega starting no earlier
+            b = bisect_right(starts, est[i])
+            with_i = est[i] + p[i] + suffix[b]
+            if b > 0 and prefix_max[b - 1] + p[i] > with_i:
+                with_i = prefix_max[b - 1] + p[i]
+            if suffix_max[b] > with_i:
+                with_i = suffix_max[b]
+            if with_i > bound:
+                out[i] = ect
+    return out
+
+
+class Disjunctive(Propagator):
+    """Tasks (s_i, d_i) on a unary resource: no two overlap. With strict=False a task of
+    duration 0 may sit anywhere (MiniZinc's disjunctive); with strict=True it may not sit
+    strictly inside another task (disjunctive_strict)."""
+
+    priority = 2
+    makes_holes = False
+
+    def __init__(self, solver: Solver, starts: list[IntView], durations: list[IntView],
+                 strict: bool) -> None:
+        super().__init__(solver)
+        self.starts = starts
+        self.durations = durations
+        self.strict = strict
+
+    def post(self) -> None:
+        for x in self.starts:
+            x.subscribe(self, BOUNDS)
+        for d in self.durations:
+            d.subscribe(self, BOUNDS)
+        for d in self.durations:
+            d.set_min(0)
+        self.propagate()
+
+    def propagate(self) -> None:
+        self._precedences()
+        self._edge_finding()
+
+    def _precedences(self) -> None:
+        """For each pair that cannot go in one order, post the other order."""
+        s, d, strict = self.starts, self.durations, self.strict
+        n = len(s)
+        for i in range(n):
+            si, di = s[i], d[i]
+            for j in range(i + 1, n):
+                sj, dj = s[j], d[j]
+                pi, pj = di.lo, dj.lo
+                if not strict and (pi == 0 or pj == 0):
+                    continue
+                i_first = si.lo + pi <= sj.hi
+                j_first = sj.lo + pj <= si.hi
+                if i_first and j_first:
+                    continue
+                if not i_first and not j_first:
+                    raise Inconsistency
+                if i_first:  # i ends before j starts
+                    sj.set_min(si.lo + pi)
+                    si.set_max(sj.hi - pi)
+                    di.set_max(sj.hi - si.lo)
+                else:
+                    si.set_min(sj.lo + pj)
+                    sj.set_max(si.hi - pj)
+                    dj.set_max(si.hi - sj.lo)
+
+    def _edge_finding(self) -> None:
+        s, d = self.starts, self.durations
+        tasks = [k for k in range(len(s)) if d[k].lo > 0]
+        if len(tasks) < 2:
+            return
+        est = [s[k].lo for k in tasks]
+        lct = [s[k].hi + d[k].hi for k in tasks]
+        p = [d[k].lo for k in tasks]
+        new_est = edge_finding(est, lct, p)
+        for a, k in enumerate(tasks):
+            if new_est[a] > est[a]:
+                s[k].set_min(new_est[a])
+        # the mirror image: time runs backwards, latest completions become earliest starts
+        est = [-(s[k].hi + d[k].hi) for k in tasks]
+        lct = [-s[k].lo for k in tasks]
+        new_est = edge_finding(est, lct, p)
+        for a, k in enumerate(tasks):
+            if new_est[a] > est[a]:
+                latest_end = -new_est[a]
+                s[k].set_max(latest_end - d[k].lo)
+                d[k].set_max(latest_end - s[k].lo)
+
+
+class Cumulative(Propagator):
+    """Tasks (s_i, d_i, r_i) on a resource of capacity c: at every time, the demands of the
+    running tasks add up to at most c. Tasks of duration or demand 0 use nothing."""
+
+    priority = 2
+    makes_holes = False
+
+    def __init__(self, solver: Solver, starts: list[IntView], durations: list[IntView],
+                 demands: list[IntView], capacity: IntView) -> None:
+        super().__init__(solver)
+        self.starts = starts
+        self.durations = durations
+        self.demands = demands
+        self.capacity = capacity
+
+    def post(self) -> None:
+        for group in (self.starts, self.durations, self.demands):
+            for x in group:
+                x.subscribe(self, BOUNDS)
+        self.capacity.subscribe(self, BOUNDS)
+        for group in (self.durations, self.demands):
+            for x in group:
+                x.set_min(0)
+        if self.starts:
+            self.capacity.set_min(0)
+        self.propagate()
+
+    def propagate(self) -> None:
+        s, d, r, c = self.starts, self.durations, self.demands, self.capacity
+        tasks = [k for k in range(len(s)) if d[k].lo > 0 and r[k].lo > 0]
+        if not tasks:
+            return
+        segments = self._profile(tasks)
+        peak = 0
+        for _, _, height in segments:
+            if height > peak:
+                peak = height
+        c.set_min(peak)
+        cap = c.hi
+        for k in tasks:
+            self._push(k, segments, cap)
+        self._overload(tasks, cap)
+
+    def _profile(self, tasks: list[int]) -> list[tuple[int, int, int]]:
+        """The compulsory parts [lst, ect) as disjoint segments (start, end, height) of
+        positive height, in time order."""
+        s, d, r = self.starts, self.durations, self.demands
+        events: list[tuple[int, int]] = []
+        for k in tasks:
+            lst, ect = s[k].hi, s[k].lo + d[k].lo
+            if lst < ect:
+                events.append((lst, r[k].lo))
+                events.append((ect, -r[k].lo))
+        events.sort()
+        segments: list[tuple[int, int, int]] = []
+        height = 0
+        for e in range(len(events)):
+            t, delta = events[e]
+            height += delta
+            if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
+                segments.append((t, events[e + 1][0], height))
+        return segments
+
+    def _push(self, k: int, segments: list[tuple[int, int, int]], cap: int) -> None:
+        """Move task k's start bounds past the profile segments it cannot run beside."""
+        x, p, h = self.starts[k], self.durations[k].lo, self.demands[k].lo
+        lst, ect = x.hi, x.lo + p
+        # earliest start: scan forwards from est
+        t = x.lo
+        for a, b, height in segments:
+            if b <= t:
+                continue
+            if a >= t + p:
+                break
+            own = h if lst <= a and b <= ect else 0
+            if height - own + h > cap:
+                t = b
+        x.set_min(t)
+        # latest start: scan backwards from the latest end lst + p
+        u = x.hi + p
+        for e in range(len(segments) - 1, -1, -1):
+            a, b, height = segments[e]
+            if a >= u:
+                continue
+            if b <= u - p:
+                break
+            own = h if lst <= a and b <= ect else 0
+            if height - own + h > cap:
+                u = a
+        x.set_max(u - p)
+
+    def _overload(self, tasks: list[int], cap: int) -> None:
+        """Fail when the tasks that must run inside a window [est_a, lct_b] need more energy
+        (duration x demand) than cap * (lct_b - est_a)."""
+        s, d, r = self.starts, self.durations, self.demands
+        est = {k: s[k].lo for k in tasks}
+        by_lct = sorted(tasks, key=lambda k: s[k].hi + d[k].hi)
+        for lo in sorted(set(est.values())):
+            energy = 0
+            for k in by_lct:
+                if est[k] < lo:
+                    continue
+                energy += d[k].lo * r[k].lo
+                if energy > cap * (s[k].hi + d[k].hi - lo):
+                    raise Inconsistency
+
+
+class NoOverlap2D(Propagator):
+    """Rectangles (x_i, y_i, w_i, h_i) do not overlap: each pair is separated on x or on y
+    (a rectangle of width or height 0 may still not lie strictly inside another)."""
+
+    priority = 2
+    makes_holes = False
+
+    def __init__(self, solver: Solver, xs: list[IntView], ys: list[IntView],
+                 ws: list[IntView], hs: list[IntView]) -> None:
+        super().__init__(solver)
+        self.xs, self.ys, self.ws, self.hs = xs, ys, ws, hs
+
+    def post(self) -> None:
+        for group in (self.xs, self.ys, self.ws, self.hs):
+            for v in group:
+                v.subscribe(self, BOUNDS)
+        for group in (self.ws, self.hs):
+            for v in group:
+                v.set_min(0)
+        self.propagate()
+
+    def propagate(self) -> None:
+        xs, ys, ws, hs = self.xs, self.ys, self.ws, self.hs
+        n = len(xs)
+        for i in range(n):
+            for j in range(i + 1, n):
+                # the four separations: i left of j, j left of i, i below j, j below i
+                ways = 0
+                last = -1
+                if xs[i].lo + ws[i].lo <= xs[j].hi:
+                    ways += 1
+                    last = 0
+                if xs[j].lo + ws[j].lo <= xs[i].hi:
+                    ways += 1
+                    last = 1
+                if ys[i].lo + hs[i].lo <= ys[j].hi:
+                    ways += 1
+                    last = 2
+                if ys[j].lo + hs[j].lo <= ys[i].hi:
+                    ways += 1
+                    last = 3
+                if ways == 0:
+                    raise Inconsistency
+                if ways == 1:
+                    if last == 0:
+                        _before(xs[i], ws[i], xs[j])
+                    elif last == 1:
+                        _before(xs[j], ws[j], xs[i])
+                    elif last == 2:
+                        _before(ys[i], hs[i], ys[j])
+                    else:
+                        _before(ys[j], hs[j], ys[i])
+
+
+def _before(a: IntView, length: IntView, b: IntView) -> None:
+    """a + length <= b, bounds consistent."""
+    b.set_min(a.lo + length.lo)
+    a.set_max(b.hi - length.lo)
+    length.set_max(b.hi - a.lo)

@@ -1,0 +1,165 @@
+"""Engine-level tests of the scheduling, circuit and arg_max propagators: that each
+documented rule prunes what it should (at post time, on a Solver), and that the
+edge-finding rule is sound against brute force. The solution sets themselves are checked
+against brute force through the public API in test_properties_scheduling_globals.py."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conundrum.engine import Inconsistency, Solver
+from conundrum.propagators.arith import ArgMax
+from conundrum.propagators.circuit import Circuit
+from conundrum.propagators.scheduling import (
+    Cumulative,
+    Disjunctive,
+    NoOverlap2D,
+    edge_finding,
+)
+
+
+def test_edge_finding_pushes_a_task_behind_a_full_window() -> None:
+    """B and C (3 each) fill [1, 7]; A (4) could still go first pairwise (0 + 4 <= 4), but
+    not before both: edge-finding starts A at 7."""
+    s = Solver()
+    a, b, c = s.int_var(0, 20), s.int_var(1, 4), s.int_var(1, 4)
+    fixed = [s.int_var(k, k) for k in (4, 3, 3)]
+    s.post(Disjunctive(s, [a, b, c], fixed, strict=False))
+    assert (a.lo, a.hi) == (7, 20)
+
+
+def test_edge_finding_mirror_pulls_a_task_before_a_full_window() -> None:
+    s = Solver()
+    a, b, c = s.int_var(0, 17), s.int_var(13, 16), s.int_var(13, 16)
+    fixed = [s.int_var(k, k) for k in (4, 3, 3)]
+    s.post(Disjunctive(s, [a, b, c], fixed, strict=False))
+    assert (a.lo, a.hi) == (0, 9)
+
+
+def test_overload_fails() -> None:
+    s = Solver()
+    starts = [s.int_var(0, 2) for _ in range(3)]
+    with pytest.raises(Inconsistency):
+        s.post(Disjunctive(s, starts, [s.int_var(2, 2)] * 3, strict=False))
+
+
+def test_zero_duration_tasks_are_free_unless_strict() -> None:
+    for strict, expected in ((False, (0, 9)), (True, (0, 9))):
+        s = Solver()
+        long_task, point = s.int_var(0, 0), s.int_var(0, 9)
+        s.post(Disjunctive(s, [long_task, point], [s.int_var(5, 5), s.int_var(0, 0)], strict))
+        assert (point.lo, point.hi) == expected  # bounds only: the hole 1..4 is not made
+    s = Solver()
+    long_task, point = s.int_var(0, 0), s.int_var(1, 9)
+    s.post(Disjunctive(s, [long_task, point], [s.int_var(5, 5), s.int_var(0, 0)], True))
+    assert point.lo == 5  # strict: not inside [0, 5)
+    s = Solver()
+    long_task, point = s.int_var(0, 0), s.int_var(1, 9)
+    s.post(Disjunctive(s, [long_task, point], [s.int_var(5, 5), s.int_var(0, 0)], False))
+    assert point.lo == 1
+
+
+@given(data=st.data())
+def test_edge_finding_is_sound(data: st.DataObject) -> None:
+    """Every feasible schedule of random tasks respects the earliest starts edge_finding
+    returns, and it fails only when no schedule exists."""
+    n = data.draw(st.integers(1, 4), label="n")
+    est = data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n), label="est")
+    p = data.draw(st.lists(st.integers(1, 3), min_size=n, max_size=n), label="p")
+    slack = data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n), label="slack")
+    lct = [e + q + k for e, q, k in zip(est, p, slack)]
+    feasible = [
+        starts for starts in itertools.product(*(range(e, c - q + 1)
+                                                 for e, c, q in zip(est, lct, p)))
+        if all(starts[i] + p[i] <= starts[j] or starts[j] + p[j] <= starts[i]
+               for i in range(n) for j in range(i + 1, n))
+    ]
+    try:
+        pushed = edge_finding(est, lct, p)
+    except Inconsistency:
+        assert not feasible
+        return
+    assert all(new >= old for new, old in zip(pushed, est))
+    for starts in feasible:
+        assert all(starts[i] >= pushed[i] for i in range(n)), (starts, pushed)
+
+
+def test_cumulative_timetabling_and_capacity() -> None:
+    """A fixed task of demand 2 at [2, 5) on capacity 2: B (demand 1) cannot start in 1..4;
+    the capacity variable rises to the compulsory peak."""
+    s = Solver()
+    a, b = s.int_var(2, 2), s.int_var(1, 6)
+    cap = s.int_var(0, 2)
+    s.post(Cumulative(s, [a, b], [s.int_var(3, 3), s.int_var(2, 2)],
+                      [s.int_var(2, 2), s.int_var(1, 1)], cap))
+    assert b.lo == 5 and cap.lo == 2
+    s = Solver()
+    a, b = s.int_var(2, 2), s.int_var(0, 4)
+    s.post(Cumulative(s, [a, b], [s.int_var(3, 3), s.int_var(2, 2)],
+                      [s.int_var(2, 2), s.int_var(1, 1)], s.int_var(2, 2)))
+    assert b.hi == 0  # the latest start is pushed back before the fixed task
+
+
+def test_cumulative_energy_overload() -> None:
+    """Three tasks of 2 x 1 within [0, 3) on capacity 1 need 6 units in a window of 3; no
+    compulsory part exists to show it."""
+    s = Solver()
+    starts = [s.int_var(0, 1) for _ in range(3)]
+    with pytest.raises(Inconsistency):
+        s.post(Cumulative(s, starts, [s.int_var(2, 2)] * 3, [s.int_var(1, 1)] * 3,
+                          s.int_var(1, 1)))
+
+
+def test_no_overlap_2d_enforces_the_last_separation() -> None:
+    """Two 2x2 squares in a 2-high strip: they can only be apart on x."""
+    s = Solver()
+    x0, x1 = s.int_var(0, 0), s.int_var(0, 5)
+    y0, y1 = s.int_var(0, 0), s.int_var(0, 0)
+    two = s.int_var(2, 2)
+    s.post(NoOverlap2D(s, [x0, x1], [y0, y1], [two, two], [two, two]))
+    assert x1.lo == 2
+
+
+def test_circuit_forbids_a_subtour() -> None:
+    """0 -> 1 -> 2 fixed in a 4-node circuit: 2 may not go back to 0."""
+    s = Solver()
+    xs = [s.int_var(1, 1), s.int_var(2, 2), s.int_var(0, 3), s.int_var(0, 3)]
+    s.post(Circuit(s, xs, sub=False))
+    assert not xs[2].contains(0) and not xs[2].contains(2)
+
+
+def test_circuit_unreachable_node_fails() -> None:
+    """No node can go to 3."""
+    s = Solver()
+    xs = [s.int_var(1, 2), s.int_var(0, 2), s.int_var(0, 1), s.int_var(0, 2)]
+    with pytest.raises(Inconsistency):
+        s.post(Circuit(s, xs, sub=False))
+
+
+def test_subcircuit_leaves_out_what_cannot_join() -> None:
+    """Node 0 must be in (0 is not among its successors); no node leads to 3, so it is
+    left out; a closed fixed cycle leaves out everyone else."""
+    s = Solver()
+    xs = [s.int_var(1, 2), s.int_var(0, 2), s.int_var(0, 2), s.int_var(2, 3)]
+    s.post(Circuit(s, xs, sub=True))
+    assert xs[3].lo == xs[3].hi == 3
+    s = Solver()
+    xs = [s.int_var(1, 1), s.int_var(0, 0), s.int_var(0, 3), s.int_var(0, 3)]
+    s.post(Circuit(s, xs, sub=True))
+    assert (xs[2].lo, xs[2].hi, xs[3].lo, xs[3].hi) == (2, 2, 3, 3)
+
+
+def test_arg_max_prunes_positions_and_values() -> None:
+    """x0 <= 2 never beats x1 >= 3, and x3 <= 5 never beats x2 = 5, which comes first:
+    positions 1 and 2 remain. With the position fixed at 2, x1 stays below 5."""
+    s = Solver()
+    xs = [s.int_var(0, 2), s.int_var(3, 7), s.int_var(5, 5), s.int_var(0, 5)]
+    i = s.int_var(0, 3)
+    s.post(ArgMax(s, xs, i))
+    assert list(i.values()) == [1, 2]
+    s.post(ArgMax(s, xs, s.int_var(2, 2)))
+    assert xs[1].hi == 4  # x2 is the first maximum: x1 < 5
