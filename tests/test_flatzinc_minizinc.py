@@ -186,3 +186,36 @@ def test_regular_passed_through(env, tmp_path):
     ours = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
     theirs = solutions(minizinc(env, "gecode", [str(model)], "-a"))
     assert len(ours) == len(set(ours)) == len(theirs) > 0 and sorted(ours) == sorted(theirs)
+
+
+PASSED_THROUGH = {
+    # name in the FlatZinc: a model with a manageable number of solutions
+    "conundrum_circuit": "array[1..5] of var 1..5: x;\nconstraint circuit(x);\n",
+    "conundrum_subcircuit": "array[0..3] of var 0..4: x;\nconstraint subcircuit(x);\n",
+    "fzn_disjunctive": "array[1..4] of var 0..6: x;\n"
+                       "constraint disjunctive(x, [2, 0, 3, 1]);\n",
+    "fzn_disjunctive_strict": "array[1..3] of var 0..4: x;\narray[1..3] of var 0..2: d;\n"
+                              "constraint disjunctive_strict(x, d);\n",
+    "fzn_cumulative": "array[1..3] of var 0..4: x;\nvar 0..4: b;\n"
+                      "constraint cumulative(x, [2, 3, 1], [1, 2, 2], b);\n",
+    "fzn_diffn": "array[1..3] of var 0..2: x;\narray[1..3] of var 0..1: y;\n"
+                 "constraint diffn(x, y, [1, 2, 1], [1, 1, 2]);\n",
+    "conundrum_arg_max": "array[2..5] of var -1..2: x;\nvar int: i = arg_max(x);\n",
+    "conundrum_arg_min": "array[1..4] of var -1..2: x;\nvar int: i = arg_min(x);\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PASSED_THROUGH))
+def test_globals_passed_through(env, tmp_path, name):
+    """circuit, subcircuit, disjunctive(_strict), cumulative, diffn and arg_max/arg_min
+    reach conundrum's propagators (their name in the FlatZinc) and give exactly Gecode's
+    solutions."""
+    model = tmp_path / "model.mzn"
+    model.write_text('include "globals.mzn";\n' + PASSED_THROUGH[name] + "solve satisfy;\n")
+    fzn = tmp_path / "model.fzn"
+    subprocess.run(["minizinc", "-c", "--solver", "conundrum", str(model), "-o", str(fzn)],
+                   check=True, env=env, capture_output=True)
+    assert f"constraint {name}(" in fzn.read_text()
+    ours = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
+    theirs = solutions(minizinc(env, "gecode", [str(model)], "-a"))
+    assert len(ours) == len(set(ours)) == len(theirs) > 0 and sorted(ours) == sorted(theirs)

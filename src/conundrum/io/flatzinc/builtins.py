@@ -145,6 +145,16 @@ def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: o
     return cn.regular(xs, transitions, start, accepting)
 
 
+def _circuit(xs: list, first: int, sub: bool) -> object:
+    """MiniZinc's (sub)circuit over an array whose first index is `first`. MiniZinc's
+    circuit also forbids every x[i] = i, so a circuit of one node has no solution."""
+    succ = [x - first for x in xs]
+    if sub:
+        return cn.subcircuit(succ)
+    c = cn.circuit(succ)
+    return c & (succ[0] != 0) if len(succ) == 1 else c
+
+
 def _elem(i: object, xs: list, c: object) -> object:
     return c == cn.element(xs, i - 1)  # type: ignore[operator]
 
@@ -205,6 +215,14 @@ PLAIN: dict[str, Builtin] = {
     "fzn_increasing_bool": lambda xs: cn.increasing(xs),
     "conundrum_regular": _regular,
     "fzn_decreasing_bool": lambda xs: cn.decreasing(xs),
+    "conundrum_circuit": lambda xs, first: _circuit(xs, first, False),
+    "conundrum_subcircuit": lambda xs, first: _circuit(xs, first, True),
+    "fzn_disjunctive": lambda s, d: cn.no_overlap(s, d),
+    "fzn_disjunctive_strict": lambda s, d: cn.no_overlap(s, d, strict=True),
+    "fzn_cumulative": lambda s, d, r, b: cn.cumulative(s, d, r, b),
+    "fzn_diffn": lambda x, y, dx, dy: cn.no_overlap_2d(x, y, dx, dy),
+    "conundrum_arg_max": lambda xs, z, first: z == cn.arg_max(xs) + first,
+    "conundrum_arg_min": lambda xs, z, first: z == cn.arg_min(xs) + first,
 }
 
 # builtins whose last argument is already the truth value r (r <-> C): their _imp form is
