@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from math import isqrt
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ class Instance:
     """One benchmark problem and its known answer."""
 
     name: str
-    family: str  # snake | alphametic | eqgrid | sudoku | queens | magic | golomb
+    family: str  # snake | alphametic | eqgrid | sudoku | queens | magic | golomb | jobshop | tsp
     kind: str  # count | all | one | min | max
     params: dict[str, Any] = field(hash=False)
     expected: Any = field(hash=False)  # int (count, optimum) or list of solution tuples
@@ -183,6 +184,52 @@ def read_big(n: int) -> Instance:
     return sudoku(f"sudoku{n}", rows[:n], rows[n:2 * n], group="sudoku-big")
 
 
+# ---------------------------------------------------------------- globals (issue 9)
+
+# ft06 (H. Fisher, G. L. Thompson, "Probabilistic learning combinations of local job-shop
+# scheduling rules", Industrial Scheduling, Prentice Hall, 1963), as in J. E. Beasley's
+# OR-Library file jobshop1.txt: per job, (machine, duration) of each task in order, machines
+# from 0. Optimal makespan 55. The same data as examples/jobshop.py.
+FT06 = [
+    [(2, 1), (0, 3), (1, 6), (3, 7), (5, 3), (4, 6)],
+    [(1, 8), (2, 5), (4, 10), (5, 10), (0, 10), (3, 4)],
+    [(2, 5), (3, 4), (5, 8), (0, 9), (1, 1), (4, 7)],
+    [(1, 5), (0, 5), (2, 5), (3, 3), (4, 8), (5, 9)],
+    [(2, 9), (1, 3), (4, 5), (5, 4), (0, 3), (3, 1)],
+    [(1, 3), (3, 3), (5, 9), (0, 10), (4, 4), (2, 1)],
+]
+
+# Ten cities drawn once with random.Random(10).randint(0, 99) and written out (the same as
+# examples/tsp.py); distances Euclidean, rounded to the nearest integer. The shortest tour,
+# 271, is Held-Karp's (bench/tools/make_data.py --check).
+TSP10_CITIES = [(73, 4), (54, 61), (73, 1), (26, 59), (62, 35), (83, 20), (4, 66), (62, 41),
+                (9, 31), (95, 46)]
+
+
+def rounded_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Euclidean distance rounded to the nearest integer, exactly (sqrt of an integer is
+    never k + 1/2, so there is no tie to break)."""
+    n = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2
+    k = isqrt(n)
+    return k + 1 if n - k * k > k else k
+
+
+def distance_matrix(cities: list[tuple[int, int]]) -> list[list[int]]:
+    return [[rounded_distance(a, b) for b in cities] for a in cities]
+
+
+def jobshop(name: str, jobs: list[list[tuple[int, int]]], optimum: int, **kw: Any) -> Instance:
+    """Minimise the makespan; a solution is every task's start, job by job, in task order."""
+    names = tuple(f"s{j}_{k}" for j, job in enumerate(jobs) for k in range(len(job)))
+    return Instance(name, "jobshop", MIN, {"jobs": jobs}, optimum, names, **kw)
+
+
+def tsp(name: str, cities: list[tuple[int, int]], optimum: int, **kw: Any) -> Instance:
+    """Minimise the tour length; a solution is each city's successor (0-based)."""
+    names = tuple(f"succ{i}" for i in range(len(cities)))
+    return Instance(name, "tsp", MIN, {"dist": distance_matrix(cities)}, optimum, names, **kw)
+
+
 # ---------------------------------------------------------------- registry
 
 # The number of ways to place n non-attacking queens (OEIS A000170).
@@ -232,6 +279,8 @@ def all_instances() -> list[Instance]:
         Instance("golomb-10", "golomb", MIN, {"n": 10}, 55, tuple(f"m{i}" for i in range(10)),
                  group="optimisation"),
     ]
+    out += [jobshop("jobshop-ft06", FT06, 55, group="globals"),
+            tsp("tsp-10", TSP10_CITIES, 271, group="globals")]
     out += _large_alphametics()
     out += read_hard9()
     out += [read_big(16), read_big(25)]

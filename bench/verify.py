@@ -59,6 +59,10 @@ def valid(inst: Instance, sol: tuple[int, ...]) -> str | None:
         if any(g[r1][c1] >= g[r2][c2] for r1, c1, r2, c2 in p["lt"]):
             return "a greater-than relation is violated"
         return None
+    if inst.family == "jobshop":
+        return _schedule_error(p["jobs"], sol)
+    if inst.family == "tsp":
+        return _tour_error(sol)
     if inst.family == "golomb":
         if sol[0] != 0 or any(a >= b for a, b in zip(sol, sol[1:], strict=False)):
             return "marks not 0 < ... increasing"
@@ -67,9 +71,50 @@ def valid(inst: Instance, sol: tuple[int, ...]) -> str | None:
     return None
 
 
+def _schedule_error(jobs: list[list[tuple[int, int]]], starts: tuple[int, ...]) -> str | None:
+    """None when `starts` (every task's start, job by job) is a feasible job-shop schedule:
+    no negative start, each job's tasks in order, one task at a time on every machine."""
+    if any(s < 0 for s in starts):
+        return "a task starts before time 0"
+    busy: dict[int, list[tuple[int, int, str]]] = {}
+    k = 0
+    for j, job in enumerate(jobs):
+        end = 0
+        for t, (machine, d) in enumerate(job):
+            if starts[k] < end:
+                return f"task {t} of job {j} starts before the previous one ends"
+            end = starts[k] + d
+            busy.setdefault(machine, []).append((starts[k], end, f"job {j} task {t}"))
+            k += 1
+    for machine, spans in busy.items():
+        spans.sort()
+        for (_, end, who), (start, _, other) in zip(spans, spans[1:]):
+            if start < end:
+                return f"machine {machine}: {who} and {other} overlap"
+    return None
+
+
+def _tour_error(succ: tuple[int, ...]) -> str | None:
+    """None when the successors form one cycle through every city."""
+    n = len(succ)
+    if sorted(succ) != list(range(n)):
+        return "the successors are not a permutation of the cities"
+    city, seen = 0, 0
+    while True:
+        city, seen = succ[city], seen + 1
+        if city == 0:
+            break
+    return None if seen == n else f"a subtour of {seen} cities through city 0"
+
+
 def objective(inst: Instance, sol: tuple[int, ...]) -> int:
     if inst.family == "golomb":
         return sol[-1]
+    if inst.family == "jobshop":
+        durations = [d for job in inst.params["jobs"] for _, d in job]
+        return max(s + d for s, d in zip(sol, durations))
+    if inst.family == "tsp":
+        return sum(inst.params["dist"][i][j] for i, j in enumerate(sol))
     env = dict(zip(inst.names, sol, strict=True))
     return _value(inst.params["objective"], env)
 

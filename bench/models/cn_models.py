@@ -87,6 +87,26 @@ def build(inst: Instance) -> tuple[cn.Model, list, object]:
         m += cn.all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
         m += x[1] - x[0] < x[n - 1] - x[n - 2]  # symmetry breaking (CSPLib prob006)
         return m, x, x[-1]
+    if inst.family == "jobshop":
+        jobs = p["jobs"]
+        horizon = sum(d for job in jobs for _, d in job)
+        starts = [[m.int_var(0, horizon - d, f"s{j}_{k}") for k, (_, d) in enumerate(job)]
+                  for j, job in enumerate(jobs)]
+        makespan = m.int_var(0, horizon, "makespan")
+        for j, job in enumerate(jobs):
+            m += [starts[j][k] + job[k][1] <= starts[j][k + 1] for k in range(len(job) - 1)]
+            m += starts[j][-1] + job[-1][1] <= makespan
+        for machine in sorted({mach for job in jobs for mach, _ in job}):
+            tasks = [(starts[j][k], d) for j, job in enumerate(jobs)
+                     for k, (mach, d) in enumerate(job) if mach == machine]
+            m += cn.no_overlap([s for s, _ in tasks], [d for _, d in tasks])
+        return m, [s for row in starts for s in row], makespan
+    if inst.family == "tsp":
+        dist = p["dist"]
+        n = len(dist)
+        succ = m.int_vars(n, 0, n - 1, "succ")
+        m += cn.circuit(succ)
+        return m, succ, cn.sum(cn.element(dist[i], succ[i]) for i in range(n))
     raise ValueError(f"no conundrum model for {inst.family}")
 
 

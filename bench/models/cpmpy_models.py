@@ -85,6 +85,25 @@ def build(inst: Instance):
         m += cp.AllDifferent([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
         m += x[1] - x[0] < x[n - 1] - x[n - 2]
         return m, list(x), x[-1], "min"
+    if inst.family == "jobshop":
+        jobs = p["jobs"]
+        horizon = sum(d for job in jobs for _, d in job)
+        starts = [[cp.intvar(0, horizon - d, name=f"s{j}_{k}") for k, (_, d) in enumerate(job)]
+                  for j, job in enumerate(jobs)]
+        for j, job in enumerate(jobs):
+            m += [starts[j][k] + job[k][1] <= starts[j][k + 1] for k in range(len(job) - 1)]
+        for machine in sorted({mach for job in jobs for mach, _ in job}):
+            tasks = [(starts[j][k], d) for j, job in enumerate(jobs)
+                     for k, (mach, d) in enumerate(job) if mach == machine]
+            m += cp.NoOverlap([s for s, _ in tasks], [d for _, d in tasks])
+        makespan = cp.max([starts[j][-1] + job[-1][1] for j, job in enumerate(jobs)])
+        return m, [s for row in starts for s in row], makespan, "min"
+    if inst.family == "tsp":
+        dist = cp.cpm_array(p["dist"])
+        n = len(dist)
+        succ = cp.intvar(0, n - 1, shape=n, name="succ")
+        m += cp.Circuit(succ)
+        return m, list(succ), cp.sum([dist[i][succ[i]] for i in range(n)]), "min"
     raise ValueError(f"no CPMpy model for {inst.family}")
 
 

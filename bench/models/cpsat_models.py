@@ -125,6 +125,40 @@ def build(inst: Instance):
         m.add_all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
         m.add(x[1] - x[0] < x[n - 1] - x[n - 2])
         return m, x, x[-1], "min"
+    if inst.family == "jobshop":
+        jobs = p["jobs"]
+        horizon = sum(d for job in jobs for _, d in job)
+        starts, ends, per_machine = [], [], {}
+        for j, job in enumerate(jobs):
+            for k, (machine, d) in enumerate(job):
+                s = m.new_int_var(0, horizon - d, f"s{j}_{k}")
+                e = m.new_int_var(d, horizon, f"e{j}_{k}")
+                per_machine.setdefault(machine, []).append(
+                    m.new_interval_var(s, d, e, f"t{j}_{k}"))
+                if k:
+                    m.add(ends[-1] <= s)
+                starts.append(s)
+                ends.append(e)
+        for intervals in per_machine.values():
+            m.add_no_overlap(intervals)
+        makespan = m.new_int_var(0, horizon, "makespan")
+        m.add_max_equality(makespan, ends)
+        return m, starts, makespan, "min"
+    if inst.family == "tsp":
+        dist = p["dist"]
+        n = len(dist)
+        # a Boolean per arc i -> j, as CP-SAT's own TSP example; succ[i] read off the arcs
+        succ = [m.new_int_var(0, n - 1, f"succ{i}") for i in range(n)]
+        arcs, cost = [], []
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    lit = m.new_bool_var(f"a{i}_{j}")
+                    arcs.append((i, j, lit))
+                    cost.append(dist[i][j] * lit)
+                    m.add(succ[i] == j).only_enforce_if(lit)
+        m.add_circuit(arcs)
+        return m, succ, sum(cost), "min"
     raise ValueError(f"no CP-SAT model for {inst.family}")
 
 

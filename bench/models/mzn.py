@@ -99,4 +99,42 @@ def model(inst: Instance) -> str:
                 + "solve minimize mark[m];\n"
                 + 'output ["OBJ \\(mark[m])\\nSOL" ++ concat([" \\(v)" | v in mark])'
                 + ' ++ "\\n"];\n')
+    if inst.family == "jobshop":
+        jobs = p["jobs"]
+        tasks = len(jobs[0])
+        assert all(len(job) == tasks for job in jobs), "rectangular job shops only"
+        machines = sorted({mach for job in jobs for mach, _ in job})
+
+        def matrix(col: int) -> str:
+            return "[" + "\n".join("|" + ", ".join(str(t[col]) for t in job)
+                                    for job in jobs) + "|]"
+        # only disjunctive.mzn, not globals.mzn (see above): with Gecode's own library it
+        # becomes Gecode's native unary resource, no -G std needed
+        return ('include "disjunctive.mzn";\n'
+                + f"int: J = {len(jobs)};\nint: T = {tasks};\n"
+                + f"array[1..J, 1..T] of int: machine = {matrix(0)};\n"
+                + f"array[1..J, 1..T] of int: dur = {matrix(1)};\n"
+                + "int: horizon = sum(dur);\n"
+                + "array[1..J, 1..T] of var 0..horizon: s;\n"
+                + "var 0..horizon: makespan;\n"
+                + "constraint forall(j in 1..J, k in 1..T-1)(s[j,k] + dur[j,k] <= s[j,k+1]);\n"
+                + "constraint forall(j in 1..J)(s[j,T] + dur[j,T] <= makespan);\n"
+                + f"constraint forall(mc in {machines[0]}..{machines[-1]})(disjunctive(\n"
+                + "  [s[j,k] | j in 1..J, k in 1..T where machine[j,k] = mc],\n"
+                + "  [dur[j,k] | j in 1..J, k in 1..T where machine[j,k] = mc]));\n"
+                + "solve minimize makespan;\n"
+                + 'output ["OBJ \\(makespan)\\nSOL" ++ concat([" \\(s[j,k])" | j in 1..J, '
+                + 'k in 1..T]) ++ "\\n"];\n')
+    if inst.family == "tsp":
+        dist = p["dist"]
+        rows = "\n".join("|" + ", ".join(map(str, row)) for row in dist)
+        # circuit.mzn alone: Gecode's native circuit; successors 1-based in MiniZinc
+        return ('include "circuit.mzn";\n'
+                + f"int: n = {len(dist)};\narray[1..n, 1..n] of int: dist = [{rows}|];\n"
+                + "array[1..n] of var 1..n: succ;\n"
+                + "constraint circuit(succ);\n"
+                + "var int: length = sum(i in 1..n)(dist[i, succ[i]]);\n"
+                + "solve minimize length;\n"
+                + 'output ["OBJ \\(length)\\nSOL" ++ concat([" \\(succ[i] - 1)" | '
+                + 'i in 1..n]) ++ "\\n"];\n')
     raise ValueError(f"no MiniZinc model for {inst.family}")

@@ -209,6 +209,49 @@ def queens_count(n: int) -> int:
     return place(0, 0, 0)
 
 
+def held_karp(dist: list[list[int]]) -> int:
+    """The shortest tour through every city, by Held and Karp's dynamic programme over the
+    subsets holding city 0 (best[S][j]: the shortest path from 0 through S ending at j)."""
+    n = len(dist)
+    inf = float("inf")
+    best = [[inf] * n for _ in range(1 << n)]
+    best[1][0] = 0
+    for subset in range(1, 1 << n, 2):
+        for j in range(n):
+            if best[subset][j] == inf:
+                continue
+            for k in range(n):
+                if not subset >> k & 1:
+                    nxt = subset | 1 << k
+                    best[nxt][k] = min(best[nxt][k], best[subset][j] + dist[j][k])
+    return int(min(best[-1][j] + dist[j][0] for j in range(1, n)))
+
+
+def jobshop_optimum(jobs: list[list[tuple[int, int]]]) -> int:
+    """The smallest makespan, by CP-SAT (interval variables, one no-overlap per machine)."""
+    m = cp_model.CpModel()
+    horizon = sum(d for job in jobs for _, d in job)
+    machines: dict[int, list] = {}
+    ends = []
+    for j, job in enumerate(jobs):
+        previous = None
+        for k, (machine, d) in enumerate(job):
+            s = m.new_int_var(0, horizon, f"s{j}_{k}")
+            machines.setdefault(machine, []).append(m.new_fixed_size_interval_var(s, d, ""))
+            if previous is not None:
+                m.add(previous <= s)
+            previous = s + d
+        ends.append(previous)
+    for intervals in machines.values():
+        m.add_no_overlap(intervals)
+    makespan = m.new_int_var(0, horizon, "makespan")
+    m.add_max_equality(makespan, ends)
+    m.minimize(makespan)
+    solver = cp_model.CpSolver()
+    assert solver.solve(m) == cp_model.OPTIMAL
+    return int(solver.objective_value)
+
+
 def check() -> None:
     insts = I.by_name()
     for n, known in I.QUEENS_COUNTS.items():  # 13 queens: a few seconds
@@ -234,6 +277,12 @@ def check() -> None:
     for name in ("golomb-6", "golomb-8"):
         assert golomb_optimum(insts[name].params["n"]) == insts[name].expected
         print(name, "ok")
+    tsp = insts["tsp-10"]
+    assert held_karp(tsp.params["dist"]) == tsp.expected
+    print("tsp-10 ok (Held-Karp)")
+    ft06 = insts["jobshop-ft06"]
+    assert jobshop_optimum(ft06.params["jobs"]) == ft06.expected
+    print("jobshop-ft06 ok (CP-SAT; the published optimum)")
 
 
 def main() -> None:
