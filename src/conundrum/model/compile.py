@@ -44,6 +44,7 @@ from conundrum.model.expr import (
 from conundrum.model.globals import (
     AllDifferent,
     AllDifferentExcept0,
+    AllEqual,
     Circuit,
     Cumulative,
     NoOverlap,
@@ -193,6 +194,9 @@ class Compiler:
             c = stack.pop()
             if isinstance(c, BoolOp) and c.op == "and":
                 stack.extend(c.args)
+                continue
+            if isinstance(c, AllEqual):
+                stack.append(c.decompose())
                 continue
             if not (isinstance(c, Rel) and c.op == "=="):
                 continue

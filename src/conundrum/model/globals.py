@@ -535,10 +535,145 @@ def sum(items: Iterable[object]) -> Expr:  # noqa: A001
 NVALUE_LIMIT = 10_000  # values in the union of the domains that nvalue enumerates
 
 
+class AllEqual(Global):
+    """Every argument the same value (domain consistent: the equalities to the first one
+    merge into one engine variable)."""
+
+    __slots__ = ()
+    name = "all_equal"
+
+    def holds(self, values: list) -> bool:
+        return len(set(values)) <= 1
+
+    def decompose(self) -> Expr:
+        xs = self.args
+        return _pairwise_all(x == xs[0] for x in xs[1:])
+
+
+class Among(Global):
+    """args[0] arguments of the rest take a value in `values` (a sum of 0/1 memberships:
+    bounds of n, and values pruned from the others once n is reached either way)."""
+
+    __slots__ = ("values",)
+    name = "among"
+
+    def __init__(self, args: tuple, values: tuple[int, ...]) -> None:
+        super().__init__(args)
+        self.values = values
+
+    def holds(self, values: list) -> bool:
+        allowed = set(self.values)
+        return values[0] == len([v for v in values[1:] if v in allowed])
+
+    def decompose(self) -> Expr:
+        return self.args[0] == make_sum((1, _member(x, self.values)) for x in self.args[1:])
+
+
+class Inverse(Global):
+    """f and g (args = f + g) are inverse permutations, 0-based: f[i] == j exactly when
+    g[j] == i (every pair channelled both ways: domain consistent on each pair)."""
+
+    __slots__ = ()
+    name = "inverse"
+
+    def holds(self, values: list) -> bool:
+        n = len(values) // 2
+        f, g = values[:n], values[n:]
+        return (all(0 <= v < n for v in values)
+                and all((f[i] == j) == (g[j] == i) for i in range(n) for j in range(n)))
+
+    def decompose(self) -> Expr:
+        n = len(self.args) // 2
+        fs, gs = self.args[:n], self.args[n:]
+        parts: list[Expr | bool] = []
+        for x in self.args:
+            parts += [x >= 0, x < n]
+        parts += [_is(fs[i], j) == _is(gs[j], i) for i in range(n) for j in range(n)]
+        return _pairwise_all(parts)
+
+
+class ValuePrecede(Global):
+    """If some argument takes t, an earlier one takes s (each occurrence of t implies an
+    earlier s)."""
+
+    __slots__ = ("s", "t")
+    name = "value_precede"
+
+    def __init__(self, args: tuple, s: int, t: int) -> None:
+        super().__init__(args)
+        self.s, self.t = s, t
+
+    def holds(self, values: list) -> bool:
+        if self.s == self.t or self.t not in values:
+            return True
+        return self.s in values[:values.index(self.t)]
+
+    def decompose(self) -> Expr:
+        xs, s, t = self.args, self.s, self.t
+        if s == t:
+            return BoolConst(True)
+        parts: list[Expr | bool] = []
+        for i, x in enumerate(xs):
+            before = make_sum((1, _is(y, s)) for y in xs[:i])
+            parts.append(implies(_is(x, t) == 1, before >= 1))
+        return _pairwise_all(parts)
+
+
+class NValue(Global):
+    """args[0] is the number of distinct values of the rest (for each value of their
+    domains, whether some argument takes it: a sum of 0/1 disjunctions)."""
+
+    __slots__ = ("domain",)
+    name = "nvalue"
+
+    def __init__(self, args: tuple, domain: tuple[int, ...]) -> None:
+        super().__init__(args)
+        self.domain = domain  # every value the arguments can take
+
+    def holds(self, values: list) -> bool:
+        return values[0] == len(set(values[1:]))
+
+    def decompose(self) -> Expr:
+        xs = self.args[1:]
+        used = (make_sum((1, _is(x, v)) for x in xs) >= 1 for v in self.domain)
+        return self.args[0] == make_sum((1, u) for u in used)
+
+
+class BinPacking(Global):
+    """Item i (of size sizes[i]) goes into bin bins[i] (0-based) and loads[b] is the total
+    size in bin b (one linear sum per bin over 0/1 placements). args = loads + bins."""
+
+    __slots__ = ("sizes",)
+    name = "bin_packing"
+
+    def __init__(self, args: tuple, sizes: tuple[int, ...]) -> None:
+        super().__init__(args)
+        self.sizes = sizes
+
+    def holds(self, values: list) -> bool:
+        k = len(values) - len(self.sizes)
+        loads, bins = values[:k], values[k:]
+        if any(not 0 <= b < k for b in bins):
+            return False
+        totals = [0] * k
+        for w, b in zip(self.sizes, bins):
+            totals[b] += w
+        return totals == list(loads)
+
+    def decompose(self) -> Expr:
+        k = len(self.args) - len(self.sizes)
+        ls, bs = self.args[:k], self.args[k:]
+        parts: list[Expr | bool] = []
+        for b in bs:
+            parts += [b >= 0, b < k]
+        for j, load in enumerate(ls):
+            parts.append(load == make_sum((w, _is(b, j)) for w, b in zip(self.sizes, bs)))
+        return _pairwise_all(parts)
+
+
 def all_equal(*items: object) -> Expr:
-    """Every value the same (domain consistent: the equalities merge into one variable)."""
-    xs = _flatten(items[0] if len(items) == 1 else items, "all_equal")
-    return _pairwise_all(x == xs[0] for x in xs[1:])
+    """Every value the same."""
+    return AllEqual(_flatten(items[0] if len(items) == 1 else items, "all_equal"))
 
 
 def _is(x: object, v: int) -> object:
@@ -562,11 +697,9 @@ def _int_values(values: Iterable[int], what: str) -> tuple[int, ...]:
 
 
 def among(n: object, variables: object, values: Iterable[int]) -> Expr:
-    """Exactly n of the variables take a value in `values` (a sum of 0/1 memberships:
-    bounds of n, and values pruned from the variables once n is reached either way)."""
+    """Exactly n of the variables take a value in `values`."""
     vals = _int_values(values, "among")
-    xs = _flatten(variables, "among")
-    return const_or_expr(n, "among") == make_sum((1, _member(x, vals)) for x in xs)
+    return Among((const_or_expr(n, "among"), *_flatten(variables, "among")), vals)
 
 
 def at_most(k: object, variables: object, value: object) -> Expr:
@@ -580,38 +713,24 @@ def at_least(k: object, variables: object, value: object) -> Expr:
 
 
 def inverse(f: object, g: object) -> Expr:
-    """f and g are inverse permutations, 0-based: f[i] == j exactly when g[j] == i (every
-    pair channelled both ways: domain consistent on each pair)."""
+    """f and g are inverse permutations, 0-based: f[i] == j exactly when g[j] == i."""
     fs, gs = _flatten(f, "inverse"), _flatten(g, "inverse")
     if len(fs) != len(gs):
         raise ModelError(f"inverse: f has {len(fs)} elements and g {len(gs)}")
-    n = len(fs)
-    parts: list[Expr | bool] = []
-    for x in fs + gs:
-        parts += [x >= 0, x < n]  # type: ignore[operator]
-    parts += [_is(fs[i], j) == _is(gs[j], i) for i in range(n) for j in range(n)]
-    return _pairwise_all(parts)
+    return Inverse(fs + gs)
 
 
 def value_precede(s: int, t: int, variables: object) -> Expr:
     """If some variable takes t, an earlier one takes s (symmetry breaking of
-    interchangeable values); each occurrence of t implies an earlier s."""
+    interchangeable values)."""
     for v in (s, t):
         if isinstance(v, bool) or not isinstance(v, int):
             raise ModelError(f"value_precede: s and t are integers, not {v!r}")
-    xs = _flatten(variables, "value_precede")
-    if s == t:
-        return BoolConst(True)
-    parts: list[Expr | bool] = []
-    for i, x in enumerate(xs):
-        before = make_sum((1, _is(y, s)) for y in xs[:i])
-        parts.append(implies(_is(x, t) == 1, before >= 1))
-    return _pairwise_all(parts)
+    return ValuePrecede(_flatten(variables, "value_precede"), s, t)
 
 
 def nvalue(n: object, variables: object) -> Expr:
-    """n is the number of distinct values the variables take (for each value of their
-    domains, whether some variable takes it: a sum of 0/1 disjunctions)."""
+    """n is the number of distinct values the variables take."""
     from conundrum.model.expr import Var
 
     xs = _flatten(variables, "nvalue")
@@ -629,13 +748,12 @@ def nvalue(n: object, variables: object) -> Expr:
             raise ModelError("nvalue: the arguments must be variables or integers")
         if len(values) > NVALUE_LIMIT:
             raise ModelError(f"nvalue: more than {NVALUE_LIMIT:,} values in the domains")
-    used = (make_sum((1, _is(x, v)) for x in xs) >= 1 for v in sorted(values))
-    return const_or_expr(n, "nvalue") == make_sum((1, u) for u in used)
+    return NValue((const_or_expr(n, "nvalue"), *xs), tuple(sorted(values)))
 
 
 def bin_packing(loads: object, bins: object, sizes: Iterable[int]) -> Expr:
     """Item i (of size sizes[i]) goes into bin bins[i] (0-based), and loads[b] is the total
-    size in bin b (one linear sum per bin over 0/1 placements)."""
+    size in bin b."""
     ls, bs = _flatten(loads, "bin_packing"), _flatten(bins, "bin_packing")
     ws = list(sizes)
     if len(ws) != len(bs):
@@ -643,12 +761,7 @@ def bin_packing(loads: object, bins: object, sizes: Iterable[int]) -> Expr:
     for w in ws:
         if isinstance(w, bool) or not isinstance(w, int) or w < 0:
             raise ModelError(f"bin_packing: sizes are integers >= 0, not {w!r}")
-    parts: list[Expr | bool] = []
-    for b in bs:
-        parts += [b >= 0, b < len(ls)]  # type: ignore[operator]
-    for k, load in enumerate(ls):
-        parts.append(load == make_sum((w, _is(b, k)) for w, b in zip(ws, bs)))
-    return _pairwise_all(parts)
+    return BinPacking(ls + bs, tuple(ws))
 
 
 def regular(variables: object, transitions: object, start: int,
