@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from conundrum.engine import Inconsistency, Solver
 from conundrum.propagators.arith import ArgMax
 from conundrum.propagators.circuit import Circuit
+from conundrum.propagators.packing import BinPacking
 from conundrum.propagators.scheduling import (
     Cumulative,
     Disjunctive,
@@ -163,3 +164,14 @@ def test_arg_max_prunes_positions_and_values() -> None:
     assert list(i.values()) == [1, 2]
     s.post(ArgMax(s, xs, s.int_var(2, 2)))
     assert xs[1].hi == 4  # x2 is the first maximum: x1 < 5
+
+
+def test_bin_packing_places_and_excludes_items() -> None:
+    """Bin 0 holds at most 4 with item 0 (size 3) in it: item 1 (size 2) cannot join; bin 1
+    needs at least 5, which only items 1 and 2 together can bring, so both go there."""
+    s = Solver()
+    loads = [s.int_var(0, 4), s.int_var(5, 9)]
+    bins = [s.int_var(0, 0), s.int_var(0, 1), s.int_var(0, 1)]
+    s.post(BinPacking(s, loads, bins, [3, 2, 3]))
+    assert bins[1].lo == bins[1].hi == 1 and bins[2].lo == bins[2].hi == 1
+    assert (loads[0].lo, loads[0].hi, loads[1].lo, loads[1].hi) == (3, 3, 5, 5)

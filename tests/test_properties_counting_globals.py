@@ -88,6 +88,24 @@ def test_bin_packing(data: st.DataObject) -> None:
     check(data, domains, f"m += cn.bin_packing(xs[:2], xs[2:], {sizes})", pred)
 
 
+@given(data=st.data())
+def test_bin_packing_three_bins_and_reified(data: st.DataObject) -> None:
+    """Three bins (the propagator), and x0 >= 1 exactly when two items pack into two bins
+    with loads x1, x2 (the decomposition)."""
+    sizes = data.draw(st.lists(st.integers(0, 3), min_size=3, max_size=3), label="sizes")
+    domains = data.draw(doms(6, max_size=4, lo=-1, hi=5), label="domains")
+
+    def packs(loads: tuple[int, ...], bins: tuple[int, ...], ws: list[int]) -> bool:
+        return (all(0 <= b < len(loads) for b in bins)
+                and all(loads[k] == sum(w for w, b in zip(ws, bins) if b == k)
+                        for k in range(len(loads))))
+
+    check(data, domains, f"m += cn.bin_packing(xs[:3], xs[3:], {sizes})",
+          lambda t: packs(t[:3], t[3:], sizes))
+    check(data, domains, f"m += (x0 >= 1) == cn.bin_packing(xs[1:3], xs[3:5], {sizes[:2]})",
+          lambda t: (t[0] >= 1) == packs(t[1:3], t[3:5], sizes[:2]))
+
+
 def test_mistakes_are_model_errors() -> None:
     m = cn.Model()
     xs = m.int_vars(3, 0, 2, "x")

@@ -45,6 +45,7 @@ from conundrum.model.globals import (
     AllDifferent,
     AllDifferentExcept0,
     AllEqual,
+    BinPacking,
     Circuit,
     Cumulative,
     NoOverlap,
@@ -67,6 +68,7 @@ from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.circuit import Circuit as CircuitProp
 from conundrum.propagators.element import ElementConst, ElementVar
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
+from conundrum.propagators.packing import BinPacking as BinPackingProp
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, Difference, EqualOffset, Member
 from conundrum.propagators.scheduling import Cumulative as CumulativeProp
@@ -763,6 +765,11 @@ class Compiler:
             return
         if integer and isinstance(c, Regular):
             self._post_regular(c, [self.as_var(n) for n, _ in rats])
+            return
+        if integer and isinstance(c, BinPacking):
+            xs = [self.as_var(n) for n, _ in rats]
+            k = len(xs) - len(c.sizes)
+            self.post_prop(BinPackingProp(self.solver, xs[:k], xs[k:], list(c.sizes)))
             return
         if integer and isinstance(c, Circuit | NoOverlap | Cumulative | NoOverlap2D):
             self._post_resource(c, [self.as_var(n) for n, _ in rats])

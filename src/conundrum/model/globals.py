@@ -529,8 +529,9 @@ def sum(items: Iterable[object]) -> Expr:  # noqa: A001
 
 
 # ------------------------------------------- counting and channelling globals (issue 9)
-# Each is stated by its standard decomposition, which is also its propagation strength:
-# the relations it is made of are propagated one by one (noted per builder).
+# Each is posted as its standard decomposition, which is also its propagation strength (the
+# relations it is made of are propagated one by one), except bin_packing, which has its
+# own propagator (propagators/packing.py).
 
 NVALUE_LIMIT = 10_000  # values in the union of the domains that nvalue enumerates
 
@@ -641,7 +642,8 @@ class NValue(Global):
 
 class BinPacking(Global):
     """Item i (of size sizes[i]) goes into bin bins[i] (0-based) and loads[b] is the total
-    size in bin b (one linear sum per bin over 0/1 placements). args = loads + bins."""
+    size in bin b. args = loads + bins. Posted: propagators/packing.py; reified: one
+    linear sum per bin over 0/1 placements."""
 
     __slots__ = ("sizes",)
     name = "bin_packing"

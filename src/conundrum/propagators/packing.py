@@ -1,0 +1,76 @@
+"""bin_packing: items of constant sizes go into bins, and each bin's load is the total size
+of its items.
+
+`BinPacking` filters, at each call, with R_b the sizes of the items already in bin b and
+P_b those of the items that may still go there (a simplified form of Shaw's propagator,
+CP 2004, without its knapsack reasoning):
+
+* each load lies in [R_b, P_b], and in [T - sum of the other loads' maxima, T - sum of
+  their minima] where T is the total size (every item goes somewhere);
+* an item leaves bin b when it no longer fits (R_b + size > max load of b), and goes into
+  bin b when b cannot reach its minimum load without it (P_b - size < min load of b).
+
+O(items x bins) per call; exact once every item is placed.
+"""
+
+from __future__ import annotations
+
+from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
+
+
+class BinPacking(Propagator):
+    """loads[b] == the sum of sizes[i] over the items i with bins[i] == b (0-based bins)."""
+
+    priority = 2
+
+    def __init__(self, solver: Solver, loads: list[IntView], bins: list[IntView],
+                 sizes: list[int]) -> None:
+        super().__init__(solver)
+        self.loads, self.bins, self.sizes = loads, bins, sizes
+        self.total = 0
+        for w in sizes:
+            self.total += w
+
+    def post(self) -> None:
+        k = len(self.loads)
+        for x in self.bins:
+            x.set_min(0)
+            x.set_max(k - 1)
+            x.subscribe(self, DOMAIN)
+        for load in self.loads:
+            load.subscribe(self, BOUNDS)
+        self.propagate()
+
+    def propagate(self) -> None:
+        loads, bins, sizes = self.loads, self.bins, self.sizes
+        k = len(loads)
+        required = [0] * k
+        possible = [0] * k
+        for i in range(len(bins)):
+            x, w = bins[i], sizes[i]
+            if x.lo == x.hi:
+                required[x.lo] += w
+                possible[x.lo] += w
+            else:
+                for b in x.values():
+                    possible[b] += w
+        low_sum = 0
+        high_sum = 0
+        for b in range(k):
+            loads[b].set_bounds(required[b], possible[b])
+            low_sum += loads[b].lo
+            high_sum += loads[b].hi
+        for b in range(k):
+            load = loads[b]
+            # the other bins hold at least low_sum - load.lo and at most high_sum - load.hi
+            load.set_bounds(self.total - (high_sum - load.hi), self.total - (low_sum - load.lo))
+        for i in range(len(bins)):
+            x, w = bins[i], sizes[i]
+            if x.lo == x.hi or w == 0:
+                continue
+            for b in x.values_list():
+                if required[b] + w > loads[b].hi:
+                    x.remove(b)
+                elif possible[b] - w < loads[b].lo:
+                    x.assign(b)
+                    break
