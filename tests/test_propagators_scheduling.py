@@ -175,3 +175,15 @@ def test_bin_packing_places_and_excludes_items() -> None:
     s.post(BinPacking(s, loads, bins, [3, 2, 3]))
     assert bins[1].lo == bins[1].hi == 1 and bins[2].lo == bins[2].hi == 1
     assert (loads[0].lo, loads[0].hi, loads[1].lo, loads[1].hi) == (3, 3, 5, 5)
+
+
+def test_cumulative_demand_fits_capacity_alone() -> None:
+    """Without any compulsory part (wide windows), a running task's demand still bounds
+    the capacity from below, and a demand above the capacity forces duration 0."""
+    s = Solver()
+    starts = [s.int_var(0, 10**12) for _ in range(2)]
+    cap = s.int_var(0, 5)
+    durations = [s.int_var(10**6, 10**6), s.int_var(0, 4)]
+    demands = [s.int_var(3, 9), s.int_var(6, 6)]
+    s.post(Cumulative(s, starts, durations, demands, cap))
+    assert cap.lo == 3 and demands[0].hi == 5 and durations[1].hi == 0

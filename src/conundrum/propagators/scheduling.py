@@ -13,9 +13,11 @@ Strengths (documented in the README):
   before j starts, j ends before i starts), plus overload checking and edge-finding in both
   directions, O(n^2) per call (Vilím's rules, computed here with sorted arrays instead of a
   Θ-Λ-tree: the resources of puzzle-sized models hold a few dozen tasks at most).
-* `Cumulative`: timetabling (the profile of compulsory parts [lst_i, ect_i) bounds the
-  capacity from below and pushes each start past the profile segments it cannot share),
-  plus energetic overload checking on the windows [est_a, lct_b], O(n^2) per call.
+* `Cumulative`: each running task's demand fits the capacity on its own (a demand above
+  it forces duration 0); timetabling (the profile of compulsory parts [lst_i, ect_i)
+  bounds the capacity from below and pushes each start past the profile segments it
+  cannot share); energetic overload checking on the windows [est_a, lct_b]. O(n^2) per
+  call.
 * `NoOverlap2D`: for each pair of rectangles, the four ways to separate them (left, right,
   below, above); none left is a failure and a single one left is enforced. O(n^2) per call.
 
@@ -189,11 +191,21 @@ class Cumulative(Propagator):
 
     def propagate(self) -> None:
         s, d, r, c = self.starts, self.durations, self.demands, self.capacity
+        # a task that runs needs its demand at least once: it is at most the capacity, and
+        # a task that cannot fit must last 0
+        peak = 0
+        for k in range(len(s)):
+            if r[k].lo > c.hi:
+                d[k].set_max(0)
+            elif d[k].lo > 0:
+                r[k].set_max(c.hi)
+                if r[k].lo > peak:
+                    peak = r[k].lo
         tasks = [k for k in range(len(s)) if d[k].lo > 0 and r[k].lo > 0]
         if not tasks:
+            c.set_min(peak)
             return
         segments = self._profile(tasks)
-        peak = 0
         for _, _, height in segments:
             if height > peak:
                 peak = height
