@@ -766,12 +766,8 @@ class Compiler:
         if integer and isinstance(c, Regular):
             self._post_regular(c, [self.as_var(n) for n, _ in rats])
             return
-        if integer and isinstance(c, BinPacking):
-            xs = [self.as_var(n) for n, _ in rats]
-            k = len(xs) - len(c.sizes)
-            self.post_prop(BinPackingProp(self.solver, xs[:k], xs[k:], list(c.sizes)))
-            return
-        if integer and isinstance(c, Circuit | NoOverlap | Cumulative | NoOverlap2D):
+        if integer and isinstance(c, Circuit | NoOverlap | Cumulative | NoOverlap2D
+                                  | BinPacking):
             self._post_resource(c, [self.as_var(n) for n, _ in rats])
             return
         dec = c.decompose()
@@ -779,8 +775,8 @@ class Compiler:
         self.post(dec)
 
     def _post_resource(self, c: Global, xs: list[IntView]) -> None:
-        """circuit, subcircuit, no_overlap, cumulative and no_overlap_2d: their propagators
-        (circuit's beside a domain-consistent all_different)."""
+        """circuit, subcircuit, no_overlap, cumulative, no_overlap_2d and bin_packing:
+        their propagators (circuit's beside a domain-consistent all_different)."""
         s = self.solver
         if isinstance(c, Circuit):
             prop: Propagator = CircuitProp(s, xs, c.sub)
@@ -793,6 +789,9 @@ class Compiler:
         elif isinstance(c, Cumulative):
             n = (len(xs) - 1) // 3
             prop = CumulativeProp(s, xs[:n], xs[n:2 * n], xs[2 * n:3 * n], xs[-1])
+        elif isinstance(c, BinPacking):
+            k = len(xs) - len(c.sizes)
+            prop = BinPackingProp(s, xs[:k], xs[k:], list(c.sizes))
         else:
             n = len(xs) // 4
             prop = NoOverlap2DProp(s, xs[:n], xs[n:2 * n], xs[2 * n:3 * n], xs[3 * n:])

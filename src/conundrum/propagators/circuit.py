@@ -44,16 +44,15 @@ class Circuit(Propagator):
             x.subscribe(self, DOMAIN)
         self.propagate()
 
-    def _must(self, i: int) -> bool:
-        """Whether node i is certainly in the cycle."""
-        return not self.sub or not self.xs[i].contains(i)
-
     def propagate(self) -> None:
-        if len(self.xs) > 1:
-            self._no_subtour()
-            self._reachability()
+        xs = self.xs
+        if len(xs) > 1:
+            # the nodes certainly in the cycle
+            must = [not self.sub or not xs[i].contains(i) for i in range(len(xs))]
+            self._no_subtour(must)
+            self._reachability(must)
 
-    def _no_subtour(self) -> None:
+    def _no_subtour(self, must: list[bool]) -> None:
         xs, sub = self.xs, self.sub
         n = len(xs)
         nxt = [-1] * n  # the fixed successor, -1 when open (or, for subcircuit, left out)
@@ -65,23 +64,23 @@ class Circuit(Propagator):
                 has_pred[x.lo] = True
         must_total = 0
         for i in range(n):
-            if self._must(i):
+            if must[i]:
                 must_total += 1
         seen = [False] * n
         for start in range(n):
             if has_pred[start] or nxt[start] < 0:
                 continue
-            end, must = start, 0
+            end, needed = start, 0
             while True:
                 seen[end] = True
-                if self._must(end):
-                    must += 1
+                if must[end]:
+                    needed += 1
                 if nxt[end] < 0:
                     break
                 end = nxt[end]
                 if seen[end]:  # two fixed predecessors: all_different fails it anyway
                     raise Inconsistency
-            if must < must_total:  # closing the chain would leave out a necessary node
+            if needed < must_total:  # closing the chain would leave out a necessary node
                 xs[end].remove(start)
         for start in range(n):  # what remains of the fixed edges are closed cycles
             if seen[start] or nxt[start] < 0:
@@ -103,14 +102,10 @@ class Circuit(Propagator):
                 if not inside[k]:
                     xs[k].assign(k)
 
-    def _reachability(self) -> None:
+    def _reachability(self, must: list[bool]) -> None:
         xs, sub = self.xs, self.sub
         n = len(xs)
-        root = -1
-        for i in range(n):
-            if self._must(i):
-                root = i
-                break
+        root = must.index(True) if True in must else -1
         if root < 0:
             return  # subcircuit with no node forced in: the empty cycle is still possible
         succ: list[list[int]] = []

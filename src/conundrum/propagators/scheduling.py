@@ -118,26 +118,10 @@ class Disjunctive(Propagator):
         s, d, strict = self.starts, self.durations, self.strict
         n = len(s)
         for i in range(n):
-            si, di = s[i], d[i]
             for j in range(i + 1, n):
-                sj, dj = s[j], d[j]
-                pi, pj = di.lo, dj.lo
-                if not strict and (pi == 0 or pj == 0):
+                if not strict and (d[i].lo == 0 or d[j].lo == 0):
                     continue
-                i_first = si.lo + pi <= sj.hi
-                j_first = sj.lo + pj <= si.hi
-                if i_first and j_first:
-                    continue
-                if not i_first and not j_first:
-                    raise Inconsistency
-                if i_first:  # i ends before j starts
-                    sj.set_min(si.lo + pi)
-                    si.set_max(sj.hi - pi)
-                    di.set_max(sj.hi - si.lo)
-                else:
-                    si.set_min(sj.lo + pj)
-                    sj.set_max(si.hi - pj)
-                    dj.set_max(si.hi - sj.lo)
+                _separate([(s[i], d[i], s[j]), (s[j], d[j], s[i])])
 
     def _edge_finding(self) -> None:
         s, d = self.starts, self.durations
@@ -305,36 +289,19 @@ class NoOverlap2D(Propagator):
         n = len(xs)
         for i in range(n):
             for j in range(i + 1, n):
-                # the four separations: i left of j, j left of i, i below j, j below i
-                ways = 0
-                last = -1
-                if xs[i].lo + ws[i].lo <= xs[j].hi:
-                    ways += 1
-                    last = 0
-                if xs[j].lo + ws[j].lo <= xs[i].hi:
-                    ways += 1
-                    last = 1
-                if ys[i].lo + hs[i].lo <= ys[j].hi:
-                    ways += 1
-                    last = 2
-                if ys[j].lo + hs[j].lo <= ys[i].hi:
-                    ways += 1
-                    last = 3
-                if ways == 0:
-                    raise Inconsistency
-                if ways == 1:
-                    if last == 0:
-                        _before(xs[i], ws[i], xs[j])
-                    elif last == 1:
-                        _before(xs[j], ws[j], xs[i])
-                    elif last == 2:
-                        _before(ys[i], hs[i], ys[j])
-                    else:
-                        _before(ys[j], hs[j], ys[i])
+                # i left of j, j left of i, i below j, j below i
+                _separate([(xs[i], ws[i], xs[j]), (xs[j], ws[j], xs[i]),
+                           (ys[i], hs[i], ys[j]), (ys[j], hs[j], ys[i])])
 
 
-def _before(a: IntView, length: IntView, b: IntView) -> None:
-    """a + length <= b, bounds consistent."""
-    b.set_min(a.lo + length.lo)
-    a.set_max(b.hi - length.lo)
-    length.set_max(b.hi - a.lo)
+def _separate(ways: list[tuple[IntView, IntView, IntView]]) -> None:
+    """One of the separations a + length <= b must hold: fail when none is still possible,
+    and enforce (bounds consistent) the only one left."""
+    possible = [way for way in ways if way[0].lo + way[1].lo <= way[2].hi]
+    if not possible:
+        raise Inconsistency
+    if len(possible) == 1:
+        a, length, b = possible[0]
+        b.set_min(a.lo + length.lo)
+        a.set_max(b.hi - length.lo)
+        length.set_max(b.hi - a.lo)
