@@ -159,9 +159,14 @@ def test_bad_flags(tmp_path, capsys):
     assert run(tmp_path, capsys, GRID, "--bogus")[0] == 2
 
 
-def test_parallel_flag_warns_and_solves(tmp_path, capsys):
-    code, out, err = run(tmp_path, capsys, GRID, "-p", "2")
-    assert code == 0 and out.endswith("----------\n") and "one worker" in err
+def test_parallel_flag_searches_on_workers(tmp_path, capsys):
+    """-p 2 -a: the same solutions as one worker (as a set), then the completion line."""
+    code, one, _ = run(tmp_path, capsys, GRID, "-a")
+    code2, two, err = run(tmp_path, capsys, GRID, "-a", "-p", "2", "-s")
+    assert code == code2 == 0 and err == ""
+    solutions = sorted(one.split("----------\n")[:-1])
+    assert sorted(two.split("----------\n")[:-1][:len(solutions)]) == solutions
+    assert "==========" in two and "%%%mzn-stat: solutions=2" in two
 
 
 def test_parser_nesting_is_iterative():

@@ -21,7 +21,7 @@ if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is impor
 
     use_pure_sources()
 
-from conundrum.model.errors import ModelError  # noqa: E402
+from conundrum.model.errors import ModelError, WorkerError  # noqa: E402
 from conundrum.model.expr import Expr, Var  # noqa: E402
 from conundrum.model.globals import (  # noqa: E402
     all_different,
@@ -80,7 +80,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "COMPILED", "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats",
-    "Solution", "Var",
+    "Solution", "Var", "WorkerError",
     "all_different", "all_different_except_0", "all_equal", "among", "arg_max", "arg_min",
     "at_least", "at_most", "bbs", "bin_packing", "circuit", "count", "cumulative",
     "decreasing", "element", "exact_div", "global_cardinality", "implies", "increasing",

@@ -93,6 +93,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--node-limit", type=_positive_int, metavar="N", help="stop after N nodes")
     s.add_argument("--seed", type=int, default=None, help="seed for random value selection")
     s.add_argument("--stats", action="store_true", help="search statistics on standard error")
+    par = common.add_argument_group("parallel search")
+    par.add_argument("-p", "--workers", type=_positive_int, metavar="N",
+                     help="search on N worker processes (default 1: one process)")
+    par.add_argument("--scheduler", metavar="ADDRESS",
+                     help="search on a Dask cluster, e.g. tcp://host:8786 (needs "
+                     "conundrum[distributed]); -p then caps the tasks in flight")
+    par.add_argument("--ordered", action="store_true",
+                     help="with -p or --scheduler, print the solutions in the same order on "
+                     "every run instead of as the workers find them")
 
     parser = _Parser(prog="conundrum", description="Solve puzzles with constraint "
                      "programming. Exit status: 0 solved, 1 no solution, 2 bad input, "
@@ -237,8 +246,12 @@ class Progress:
 
 def _search_options(args: argparse.Namespace) -> dict:
     """The search options given on the command line (the API's defaults otherwise)."""
-    keys = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed")
-    return {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
+    keys = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
+            "workers", "scheduler")
+    opts = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
+    if args.ordered:
+        opts["ordered"] = True
+    return opts
 
 
 def _show(puzzle: Puzzle, sol: Any, args: argparse.Namespace) -> str:

@@ -6,13 +6,14 @@ from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from conundrum.check import Checker, evaluate
+from conundrum.check import evaluate
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import BoolConst, Expr, Var, as_constraint, const_or_expr, render
 from conundrum.model.matrix import Matrix
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
+    from conundrum.parallel.options import Parallel
     from conundrum.search.dfs import SearchOptions
 
 # The engine, the compiler and the search are imported at the first solve, not at
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 _SEARCH_OPTIONS = ("var_select", "value_select", "method", "time_limit", "node_limit",
                    "seed", "on_progress", "phases")
+_PARALLEL_OPTIONS = ("workers", "scheduler", "ordered")
 
 
 def _int(value: object, what: str) -> int:
@@ -86,6 +88,16 @@ class Model:
         self.constraints: list[Expr] = []
         self.stats = SearchStats()
         self._names: dict[str, Var | None] = {}
+
+    def __getstate__(self) -> dict:
+        # pickled (for worker processes) without the statistics of its last run
+        state = dict(self.__dict__)
+        del state["stats"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.stats = SearchStats()
 
     # ------------------------------------------------------------ variables
     def _new_var(self, lo: int, hi: int, values: tuple[int, ...] | None, name: str | None) -> Var:
@@ -198,21 +210,31 @@ class Model:
                                  "belongs to another model")
 
     # ----------------------------------------------------------------- solving
-    def _options(self, kwargs: dict) -> SearchOptions:
+    def _options(self, kwargs: dict, mode: str = "solutions",
+                 ) -> tuple[SearchOptions, Parallel | None]:
+        """The search options, and the parallel settings when the search is to run on
+        several workers (None: sequential). `mode` is what the run is for: "solutions",
+        "count" or "optimize"."""
         from conundrum.search.dfs import SearchOptions, check_options
 
-        unknown = set(kwargs) - set(_SEARCH_OPTIONS)
+        unknown = set(kwargs) - set(_SEARCH_OPTIONS) - set(_PARALLEL_OPTIONS)
         if unknown:
             raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
-                             f"known: {', '.join(_SEARCH_OPTIONS)}")
+                             f"known: {', '.join(_SEARCH_OPTIONS + _PARALLEL_OPTIONS)}")
+        search_kwargs = {k: v for k, v in kwargs.items() if k in _SEARCH_OPTIONS}
         try:
-            check_options(kwargs)  # before the typed SearchOptions sees a wrong type
+            check_options(search_kwargs)  # before the typed SearchOptions sees a wrong type
         except ValueError as e:
             raise ModelError(str(e)) from None
-        if kwargs.get("phases") is not None:
-            kwargs = dict(kwargs, phases=[(self._phase_vars(xs), vs, val)
-                                          for xs, vs, val in kwargs["phases"]])
-        return SearchOptions(**kwargs)
+        parallel = None
+        if any(k in kwargs for k in _PARALLEL_OPTIONS):
+            from conundrum.parallel.options import parallel_settings
+
+            parallel = parallel_settings(kwargs, search_kwargs, mode)
+        if search_kwargs.get("phases") is not None:
+            search_kwargs["phases"] = [(self._phase_vars(xs), vs, val)
+                                       for xs, vs, val in search_kwargs["phases"]]
+        return SearchOptions(**search_kwargs), parallel
 
     def _phase_vars(self, items: object) -> list[Var]:
         """The variables of a search phase (a variable, or any nesting of lists of them)."""
@@ -230,76 +252,39 @@ class Model:
                 raise ModelError(f"phases: {item!r} is not a variable of the model")
         return found
 
-    def _compile(self, variables: list[Var], constraints: list[Expr], objective: object = None):
-        from conundrum.engine import Inconsistency
-        from conundrum.model.compile import Compiler
-
-        try:
-            compiler = Compiler(variables, constraints)
-            obj = compiler.objective(objective) if objective is not None else None
-            compiler.solver.fix_point()
-            compiler.finish()
-        except Inconsistency:
-            return None, None
-        return compiler, obj
-
     def _snapshot(self) -> tuple[list[Var], list[Expr]]:
         # a suspended generator keeps solving the model as it was when it started
         return list(self.variables), list(self.constraints)
 
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
              snapshot: tuple[list[Var], list[Expr]] | None = None,
-             stats: SearchStats | None = None) -> Iterator[list[int]]:
+             stats: SearchStats | None = None,
+             parallel: Parallel | None = None) -> Iterator[list[int]]:
         """The values of the snapshot's variables in each solution, in order (a fresh list
-        each time), every one verified by the independent checker. The run's statistics
-        (`stats`, or new ones) become self.stats when it starts."""
+        each time), every one verified by the independent checker; with an objective, each
+        one better than the last. The run's statistics (`stats`, or new ones) become
+        self.stats when it starts. `parallel` (workers > 1) searches in worker processes
+        or on a Dask cluster (conundrum.parallel)."""
         import time
 
-        from conundrum.search.dfs import search
+        from conundrum.model.compiled import compile_model
 
         if stats is None:
             stats = SearchStats()
         self.stats = stats
         start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
         variables, constraints = snapshot if snapshot is not None else self._snapshot()
-        compiler, obj = self._compile(variables, constraints, objective)
-        if compiler is None:
+        compiled = compile_model(variables, constraints, objective, sense)
+        if compiled is None:
             stats.seconds = time.perf_counter() - start
             return
-        check = Checker(variables, constraints)
-        decision = compiler.engine_vars
-        extra = compiler.solver.vars[compiler.decision_count:]
-        best: list[int] = []
+        if parallel is not None:
+            from conundrum.parallel import parallel_search
 
-        def bound() -> None:
-            if best:
-                if sense < 0:
-                    obj.set_max(best[0] - 1)
-                else:
-                    obj.set_min(best[0] + 1)
-
-        index = {v.index: k for k, v in enumerate(variables)}
-        phases = []
-        for xs, var_select, value_select in opts.phases or ():  # type: ignore[attr-defined]
-            missing = [v for v in xs if v.index not in index]
-            if missing:
-                raise ModelError(f"phases: variable {missing[0].name or missing[0].index!r} "
-                                 "was created after this search began")
-            phases.append(([decision[index[v.index]] for v in xs], var_select, value_select))
-        runner = search(compiler.solver, decision, opts, stats,
-                        bound if obj is not None else None, extra, start, phases)
-        try:
-            for _ in runner:
-                values = [ev.lo for ev in decision]
-                check(values)
-                if obj is not None:
-                    best[:] = [obj.lo]
-                yield values
-        finally:
-            # Close the search when the caller stops early (solve, a limit, an abandoned
-            # generator): its `finally` fills in the statistics, and a compiled generator
-            # runs it only when closed, not when it is merely dropped.
-            runner.close()
+            yield from parallel_search(compiled, (variables, constraints, objective),
+                                       opts, stats, start, parallel)
+            return
+        yield from compiled.run(opts, stats, start)
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
@@ -308,12 +293,13 @@ class Model:
         """Every solution, each exactly once, lazily, in a deterministic order.
 
         After the run, self.stats says whether the search was complete."""
-        opts = self._options(options)
+        opts, parallel = self._options(options)
         if limit is not None and (_int(limit, "limit") < 0):
             raise ModelError(f"limit must be >= 0, not {limit}")
-        return self._solutions(limit, opts)
+        return self._solutions(limit, opts, parallel)
 
-    def _solutions(self, limit: int | None, opts: SearchOptions) -> Iterator[Solution]:
+    def _solutions(self, limit: int | None, opts: SearchOptions,
+                   parallel: Parallel | None) -> Iterator[Solution]:
         if limit == 0:
             self.stats = SearchStats(complete=False, stopped_by="limit")
             return
@@ -322,7 +308,7 @@ class Model:
         variables = snapshot[0]
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
-        run = self._run(opts, snapshot=snapshot, stats=stats)
+        run = self._run(opts, snapshot=snapshot, stats=stats, parallel=parallel)
         try:
             for values in run:
                 found += 1
@@ -346,8 +332,13 @@ class Model:
 
     def count(self, **options) -> int:
         """The number of solutions (check self.stats.complete when a limit was set)."""
-        opts = self._options(options)
-        return sum(1 for _ in self._run(opts))
+        opts, parallel = self._options(options, "count")
+        if parallel is None:
+            return sum(1 for _ in self._run(opts))
+        stats = SearchStats()
+        for _ in self._run(opts, stats=stats, parallel=parallel):
+            pass  # the workers count; no solution is sent back
+        return stats.solutions
 
     def minimize(self, expr: object, **options) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound."""
@@ -358,13 +349,13 @@ class Model:
         return self._optimize(expr, 1, options)
 
     def _optimize(self, expr: object, sense: int, options: dict) -> Solution | None:
-        opts = self._options(options)
+        opts, parallel = self._options(options, "optimize")
         expr = const_or_expr(expr, "objective")
         if isinstance(expr, BoolConst):
             expr = int(expr.value)
         snapshot = self._snapshot()
         last = None
-        for values in self._run(opts, expr, sense, snapshot):
+        for values in self._run(opts, expr, sense, snapshot, parallel=parallel):
             last = values
         return None if last is None else self._solution(snapshot[0], last)
 

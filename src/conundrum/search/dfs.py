@@ -178,6 +178,17 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         stats.propagations = solver.propagations
 
 
+def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
+              options: SearchOptions, phases: list[tuple[list[IntVar], str, str]],
+              ) -> Callable[[], tuple[IntVar, tuple[Decision, ...]] | None]:
+    """The search's own choice at the current state of the engine: a function giving
+    (variable, decisions) for the next branching, or None when every variable is fixed.
+    A parallel search splits the tree with it into subproblems."""
+    runner = _Runner(solver, branch_vars, extra_vars, options, SearchStats(), None, None,
+                     0.0, phases)
+    return runner.alternatives
+
+
 class _Runner:
     def __init__(self, solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
                  options: SearchOptions, stats: SearchStats,

@@ -8,7 +8,7 @@ class SearchStats:
     missing solution then means "not found", never "none exists"."""
 
     FIELDS = ("nodes", "fails", "propagations", "solutions", "seconds", "max_depth",
-              "complete", "stopped_by")
+              "complete", "stopped_by", "workers", "subproblems")
 
     def __init__(self, complete: bool = True, stopped_by: str | None = None) -> None:
         self.nodes = 0
@@ -19,6 +19,12 @@ class SearchStats:
         self.max_depth = 0
         self.complete = complete
         self.stopped_by = stopped_by
+        # a parallel search (conundrum.parallel): how many workers searched how many
+        # subproblems; the seconds each subproblem took, and each worker was busy
+        self.workers = 1
+        self.subproblems = 0
+        self.subproblem_seconds: list[float] = []
+        self.worker_seconds: dict[str, float] = {}
 
     def as_dict(self) -> dict:
         """The statistics as a plain dict (for JSON and printing)."""

@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-r", "--random-seed", type=int, metavar="SEED", dest="seed", default=0,
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
-                   help="worker count (conundrum searches on one worker for now)")
+                   help="search on N worker processes (default 1)")
 
 
 def read_source(path: str) -> str:
@@ -62,6 +62,8 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
     opts: dict = {"phases": phases, "seed": args.seed}
     if args.time_ms is not None:
         opts["time_limit"] = args.time_ms / 1000
+    if args.workers > 1:
+        opts["workers"] = args.workers
     return opts
 
 
@@ -93,7 +95,8 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         every = args.all or args.intermediate
         snapshot = m._snapshot()
         last = None
-        run = m._run(m._options(opts), objective, sense, snapshot)
+        search_opts, parallel = m._options(opts, "optimize")
+        run = m._run(search_opts, objective, sense, snapshot, parallel=parallel)
         try:
             for values in run:
                 found += 1
@@ -129,9 +132,6 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     if args.workers < 1:
         err("conundrum fzn: -p needs a number of workers >= 1")
         return 2
-    if args.workers > 1:
-        err(f"conundrum fzn: warning: -p {args.workers}: parallel search is not available "
-            "yet; searching on one worker")
     import conundrum as cn
     from conundrum.io.flatzinc.build import read
     from conundrum.io.flatzinc.parser import FznError

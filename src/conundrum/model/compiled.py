@@ -1,0 +1,147 @@
+"""A snapshot of a model compiled for search: the engine, its decision variables, the
+objective and the independent checker, ready to be searched from the root or from a
+subproblem (a list of decisions, see conundrum.parallel).
+
+The sequential search (Model._run) and the worker processes of a parallel search both use
+this, so a subproblem is searched exactly as the same subtree of the sequential search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from conundrum.check import Checker
+from conundrum.model.errors import ModelError
+from conundrum.model.expr import Expr, Var
+from conundrum.search.stats import SearchStats
+
+if TYPE_CHECKING:
+    from conundrum.engine import IntVar
+    from conundrum.model.compile import Compiler
+    from conundrum.search.dfs import SearchOptions
+
+# A decision of a subproblem's path: (position of the decision variable in the snapshot's
+# variable list, decision kind (selectors.EQ, NE, LE, GT), value).
+PathStep = tuple[int, int, int]
+
+
+class CompiledModel:
+    """The engine for one snapshot (variables, constraints) and an optional objective
+    (`sense` -1 minimises, +1 maximises). Build it with `compile_model`."""
+
+    def __init__(self, variables: list[Var], constraints: list[Expr], compiler: Compiler,
+                 obj: IntVar | None, sense: int) -> None:
+        self.variables = variables
+        self.compiler = compiler
+        self.solver = compiler.solver
+        self.decision: list[IntVar] = compiler.engine_vars
+        self.extra: list[IntVar] = compiler.solver.vars[compiler.decision_count:]
+        self.position = {id(x): k for k, x in enumerate(self.decision)}
+        self.obj = obj
+        self.sense = sense
+        self.check = Checker(variables, constraints)
+
+    def phases(self, opts: SearchOptions) -> list[tuple[list[IntVar], str, str]]:
+        """The options' search phases over this snapshot's engine variables."""
+        index = {v.index: k for k, v in enumerate(self.variables)}
+        phases = []
+        for xs, var_select, value_select in opts.phases or ():  # type: ignore[attr-defined]
+            missing = [v for v in xs if v.index not in index]
+            if missing:
+                raise ModelError(f"phases: variable {missing[0].name or missing[0].index!r} "
+                                 "was created after this search began")
+            phases.append(([self.decision[index[v.index]] for v in xs], var_select,
+                           value_select))
+        return phases
+
+    def improves(self, value: int, best: list[int]) -> bool:
+        """Whether an objective value beats the incumbent held in `best` ([] or [value])."""
+        return not best or (value < best[0] if self.sense < 0 else value > best[0])
+
+    def apply(self, path: Sequence[PathStep]) -> None:
+        """Apply a subproblem's decisions and propagate (raises Inconsistency when they
+        fail); the caller pushes a trail level first and pops it after."""
+        from conundrum.engine import Inconsistency
+        from conundrum.search.selectors import EQ, LE, NE
+
+        try:
+            for k, kind, v in path:
+                x = self.decision[k]
+                if kind == EQ:
+                    x.assign(v)
+                elif kind == NE:
+                    x.remove(v)
+                elif kind == LE:
+                    x.set_max(v)
+                else:
+                    x.set_min(v + 1)
+        except Inconsistency:
+            # an earlier decision of the path may have queued propagators
+            self.solver.clear_queue()
+            raise
+        self.solver.fix_point()
+
+    def run(self, opts: SearchOptions, stats: SearchStats, start: float,
+            best: list[int] | None = None, path: Sequence[PathStep] = ()) -> Iterator[list[int]]:
+        """The values of the variables in each solution below `path` (a fresh list each
+        time), every one verified by the checker. With an objective, each solution improves
+        on the incumbent `best` ([] or [value], updated here; the caller may tighten it
+        between solutions, as a parallel search does with other workers' solutions)."""
+        from conundrum.engine import Inconsistency
+        from conundrum.search.dfs import search
+
+        obj, sense = self.obj, self.sense
+        incumbent: list[int] = [] if best is None else best
+
+        def bound() -> None:
+            if incumbent:
+                if sense < 0:
+                    obj.set_max(incumbent[0] - 1)  # type: ignore[union-attr]
+                else:
+                    obj.set_min(incumbent[0] + 1)  # type: ignore[union-attr]
+
+        phases = self.phases(opts)
+        trail = self.solver.trail
+        base = trail.depth
+        trail.push_level()
+        try:
+            if path:
+                try:
+                    self.apply(path)
+                except Inconsistency:
+                    stats.fails += 1
+                    return
+            runner = search(self.solver, self.decision, opts, stats,
+                            bound if obj is not None else None, self.extra, start, phases)
+            try:
+                for _ in runner:
+                    values = [ev.lo for ev in self.decision]
+                    self.check(values)
+                    if obj is not None:
+                        incumbent[:] = [obj.lo]
+                    yield values
+            finally:
+                # Close the search when the caller stops early (solve, a limit, an
+                # abandoned generator): its `finally` fills in the statistics, and a
+                # compiled generator runs it only when closed, not when merely dropped.
+                runner.close()
+        finally:
+            while trail.depth > base:
+                trail.pop_level()
+
+
+def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,
+                  sense: int = 0) -> CompiledModel | None:
+    """The compiled snapshot, or None when propagation at the root already fails."""
+    from conundrum.engine import Inconsistency
+    from conundrum.model.compile import Compiler
+
+    try:
+        compiler = Compiler(variables, constraints)
+        obj = compiler.objective(objective) if objective is not None else None
+        compiler.solver.fix_point()
+        compiler.finish()
+    except Inconsistency:
+        return None
+    return CompiledModel(variables, constraints, compiler, obj, sense)

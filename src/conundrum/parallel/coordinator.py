@@ -1,0 +1,272 @@
+"""The coordinator of a parallel search: split, hand out subproblems, merge the results.
+
+1. The tree is split into about 30 subproblems per worker by the search's own heuristics
+   (split.py); the workers start meanwhile.
+2. Each idle worker gets the next subproblem with the budget left (seconds, nodes) and the
+   incumbent: dynamic load balancing, the first free worker takes the next one.
+3. Results come back as events (see worker.py): solutions are passed on as they arrive
+   (or, with `ordered`, in the order of the subproblems), counts are summed, a better
+   incumbent is passed on and shared with every worker; statistics are summed.
+4. The run stops at the global time limit, at the node limit (counted over every worker,
+   from their reports every 0.2 s, so it may overshoot by what they did since), when the
+   caller stops reading, or on an error; then every worker is stopped.
+
+A subproblem whose worker died is searched again; the solutions already passed on for it
+are not passed on twice.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+from conundrum.model.compiled import CompiledModel
+from conundrum.model.errors import WorkerError
+from conundrum.parallel.options import SUBPROBLEMS_PER_WORKER, Parallel
+from conundrum.parallel.split import Path, split
+from conundrum.parallel.subproblem import JOB_OPTIONS, Job, Task
+from conundrum.search.stats import SearchStats
+
+PROGRESS_INTERVAL = 0.2
+MAX_TRIES = 3  # a subproblem whose worker died this many times fails the search
+
+
+def parallel_search(compiled: CompiledModel, problem: tuple[list, list, object],
+                    opts: Any, stats: SearchStats, start: float,
+                    parallel: Parallel) -> Iterator[list[int]]:
+    """Like CompiledModel.run, on several workers: the values of each solution (in count
+    mode none: the total is left in stats.solutions); with an objective, each better
+    than the last, the last one optimal when stats.complete."""
+    variables, constraints, objective = problem
+    options = {name: getattr(opts, name) for name in JOB_OPTIONS}
+    job = Job(variables, constraints, objective, compiled.sense, options, parallel.mode,
+              fresh=parallel.ordered).dumps()
+    pool = _pool(parallel, job)
+    run = _Run(compiled, opts, stats, start, parallel, pool)
+    try:
+        yield from run.search()
+    except GeneratorExit:
+        stats.complete = False
+        if stats.stopped_by is None:
+            stats.stopped_by = "closed"
+        raise
+    finally:
+        pool.close()
+        run.finish()
+
+
+def _pool(parallel: Parallel, job: bytes) -> Any:
+    if parallel.scheduler is not None:
+        from conundrum.parallel.cluster import DaskPool
+
+        return DaskPool(parallel.scheduler, parallel.workers, job)
+    from conundrum.parallel.local import LocalPool
+
+    return LocalPool(parallel.workers or 1, job)
+
+
+class _Run:
+    """The state of one parallel search."""
+
+    def __init__(self, compiled: CompiledModel, opts: Any, stats: SearchStats, start: float,
+                 parallel: Parallel, pool: Any) -> None:
+        self.compiled = compiled
+        self.opts = opts
+        self.stats = stats
+        self.start = start
+        self.mode = parallel.mode
+        self.ordered = parallel.ordered
+        self.pool = pool
+        self.deadline = None if opts.time_limit is None else start + opts.time_limit
+        self.node_limit: int | None = opts.node_limit
+        self.best: list[int] = []
+        self.count = 0
+        # per running subproblem: its (nodes, fails, propagations) reported so far
+        self.running: dict[int, tuple[int, int, int]] = {}
+        self.paths: dict[int, Path] = {}
+        self.tries: dict[int, int] = {}
+        # solutions passed on per running subproblem (so that a re-run repeats none)
+        self.passed: dict[int, set[tuple[int, ...]]] = {}
+        self.retried: set[int] = set()
+        # ordered: the lowest unfinished subproblem, the others' solutions held back
+        self.next = 0
+        self.finished: set[int] = set()
+        self.held: dict[int, list[list[int]]] = {}
+        stats.workers = pool.capacity
+
+    # ------------------------------------------------------------------ the loop
+    def search(self) -> Iterator[list[int]]:
+        stats = self.stats
+        paths = split(self.compiled, self.opts, _target(self.pool.capacity), stats,
+                      self.deadline, self.node_limit)
+        stats.subproblems = len(paths)
+        pending = deque(enumerate(paths))
+        self.paths = dict(enumerate(paths))
+        next_progress = time.perf_counter() + PROGRESS_INTERVAL
+        while pending or self.running:
+            if self._limit_reached():
+                return
+            while pending and self.pool.idle() > 0:
+                number, path = pending.popleft()
+                self.pool.submit(Task(number, path, self._time_left(), self._nodes_left(),
+                                      list(self.best)))
+                self.running[number] = (0, 0, 0)
+            wait = PROGRESS_INTERVAL
+            if self.deadline is not None:
+                wait = max(0.0, min(wait, self.deadline - time.perf_counter()))
+            for event in self.pool.poll(wait):
+                kind = event[0]
+                if kind == "solutions":
+                    yield from self._solutions(event[1], event[2])
+                elif kind == "improved":
+                    yield from self._improved(event[2], event[3])
+                elif kind == "progress":
+                    if event[1] in self.running:
+                        self.running[event[1]] = (event[2], event[3], event[4])
+                elif kind == "done":
+                    yield from self._done(*event[1:])
+                elif kind == "lost":
+                    if event[1] is None:  # it died between subproblems
+                        warnings.warn(f"{event[2]}; another was started", RuntimeWarning,
+                                      stacklevel=2)
+                    else:
+                        self._lost(event[1], event[2])
+                        pending.appendleft((event[1], self.paths[event[1]]))
+                elif kind == "error":
+                    what = "loading the model" if event[1] < 0 else f"subproblem {event[1]}"
+                    raise WorkerError(f"a worker failed on {what}:\n{event[2]}")
+                if stats.stopped_by is not None:
+                    return  # a subproblem ran out of the budget it was given
+            on_progress = self.opts.on_progress
+            if on_progress is not None and time.perf_counter() >= next_progress:
+                next_progress = time.perf_counter() + PROGRESS_INTERVAL
+                on_progress(self._progress())
+
+    # ---------------------------------------------------------------- the events
+    def _solutions(self, number: int, solutions: list[list[int]]) -> Iterator[list[int]]:
+        passed = self.passed.setdefault(number, set())
+        for values in solutions:
+            key = tuple(values)
+            if number in self.retried and key in passed:
+                continue  # passed on before its worker died
+            if self.ordered and number != self.next:
+                self.held.setdefault(number, []).append(values)
+                continue
+            passed.add(key)
+            self.count += 1
+            self.stats.solutions = self.count
+            yield values
+
+    def _improved(self, values: list[int], objective: int) -> Iterator[list[int]]:
+        if self.compiled.improves(objective, self.best):
+            self.best[:] = [objective]
+            self.pool.share_bound(objective)
+            self.count += 1
+            self.stats.solutions = self.count
+            yield values
+
+    def _done(self, number: int, summary: dict, count: int, worker: str,
+              seconds: float) -> Iterator[list[int]]:
+        if number not in self.running:
+            return  # a stale report of a subproblem already searched again
+        del self.running[number]
+        self.passed.pop(number, None)
+        stats = self.stats
+        stats.nodes += summary["nodes"]
+        stats.fails += summary["fails"]
+        stats.propagations += summary["propagations"]
+        stats.max_depth = max(stats.max_depth, summary["max_depth"] + len(self.paths[number]))
+        stats.subproblem_seconds.append(summary["seconds"])
+        stats.worker_seconds[worker] = stats.worker_seconds.get(worker, 0.0) + seconds
+        if self.mode == "count":
+            self.count += count
+            stats.solutions = self.count
+        if not summary["complete"]:
+            stats.complete = False
+            stats.stopped_by = summary["stopped_by"]
+        if self.ordered:
+            self.finished.add(number)
+            while self.next in self.finished:
+                self.next += 1
+                yield from self._release(self.next)
+
+    def _release(self, number: int) -> Iterator[list[int]]:
+        """Pass on the held-back solutions of the subproblem that is now the next one."""
+        held = self.held.pop(number, [])
+        passed = self.passed.setdefault(number, set())
+        for values in held:
+            passed.add(tuple(values))
+            self.count += 1
+            self.stats.solutions = self.count
+            yield values
+        if number in self.finished:
+            self.passed.pop(number, None)
+
+    def _lost(self, number: int, why: str) -> None:
+        self.running.pop(number, None)
+        self.held.pop(number, None)  # the re-run sends them again
+        self.retried.add(number)
+        self.tries[number] = self.tries.get(number, 0) + 1
+        if self.tries[number] >= MAX_TRIES:
+            raise WorkerError(f"{why}; subproblem {number} was lost {MAX_TRIES} times, "
+                              "giving up")
+        warnings.warn(f"{why}; its subproblem {number} is searched again", RuntimeWarning,
+                      stacklevel=2)
+
+    # ---------------------------------------------------------------- the budget
+    def _time_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.perf_counter(), 1e-6)
+
+    def _nodes_left(self) -> int | None:
+        if self.node_limit is None:
+            return None
+        return max(self.node_limit - self._nodes(), 0)
+
+    def _nodes(self) -> int:
+        return self.stats.nodes + sum(nodes for nodes, _, _ in self.running.values())
+
+    def _limit_reached(self) -> bool:
+        stats = self.stats
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            stats.stopped_by = "time_limit"
+        elif self.node_limit is not None and self._nodes() > self.node_limit:
+            # (a subproblem given no nodes left stops at its first node and says so)
+            stats.stopped_by = "node_limit"
+        else:
+            return False
+        stats.complete = False
+        return True
+
+    def _progress(self) -> SearchStats:
+        """The totals so far (finished subproblems plus the running ones' reports)."""
+        view = SearchStats()
+        stats = self.stats
+        view.nodes = self._nodes()
+        view.fails = stats.fails + sum(fails for _, fails, _ in self.running.values())
+        view.propagations = stats.propagations + sum(p for _, _, p in self.running.values())
+        view.solutions = self.count
+        view.max_depth = stats.max_depth
+        view.workers, view.subproblems = stats.workers, stats.subproblems
+        view.seconds = time.perf_counter() - self.start
+        return view
+
+    def finish(self) -> None:
+        """Final statistics: the running subproblems' last reports count too."""
+        stats = self.stats
+        for nodes, fails, propagations in self.running.values():
+            stats.nodes += nodes
+            stats.fails += fails
+            stats.propagations += propagations
+        self.running = {}
+        if self.mode == "count":
+            stats.solutions = self.count
+        stats.seconds = time.perf_counter() - self.start
+
+
+def _target(workers: int) -> int:
+    return SUBPROBLEMS_PER_WORKER * workers
