@@ -241,3 +241,21 @@ def test_workers_1_is_the_sequential_search() -> None:
     seq = [tuple(s[x] for x in q) for s in m.solutions()]
     one = [tuple(s[x] for x in q) for s in m.solutions(workers=1)]
     assert seq == one and m.stats.workers == 1 and m.stats.subproblems == 0
+
+
+def test_command_line_workers(capsys: pytest.CaptureFixture) -> None:
+    from conundrum.cli import main
+
+    assert main(["queens", "9", "--count", "-p", "2"]) == 0
+    assert capsys.readouterr().out.strip() == "352"
+    assert main(["magic", "3", "--all", "--json", "--workers", "2", "--ordered"]) == 0
+    first = capsys.readouterr().out
+    assert main(["magic", "3", "--all", "--json", "--workers", "2", "--ordered"]) == 0
+    assert capsys.readouterr().out == first and len(first.splitlines()) == 8
+    assert main(["queens", "16", "--count", "-p", "2", "--time-limit", "0.5"]) == 3
+    assert "the count is incomplete" in capsys.readouterr().err
+    assert main(["queens", "8", "--count", "-p", "0"]) == 2
+    assert "expected a whole number >= 1" in capsys.readouterr().err
+    assert main(["queens", "8", "--count", "-p", "2", "--method", "lds:2"]) == 2
+    assert "searches sequentially" in capsys.readouterr().err
+    assert children() == []

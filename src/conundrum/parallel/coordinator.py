@@ -62,7 +62,7 @@ def _pool(parallel: Parallel, job: bytes) -> Any:
     if parallel.scheduler is not None:
         from conundrum.parallel.cluster import DaskPool
 
-        return DaskPool(parallel.scheduler, parallel.workers, job)
+        return DaskPool(parallel.scheduler, parallel.workers, job, parallel.mode == "optimize")
     from conundrum.parallel.local import LocalPool
 
     return LocalPool(parallel.workers or 1, job)
