@@ -259,3 +259,18 @@ def test_command_line_workers(capsys: pytest.CaptureFixture) -> None:
     assert main(["queens", "8", "--count", "-p", "2", "--method", "lds:2"]) == 2
     assert "searches sequentially" in capsys.readouterr().err
     assert children() == []
+
+
+@pytest.mark.parametrize("value_select", ["min", "max", "split", "auto"])
+def test_decisions_on_bounds_only_domains_are_replayed_in_order(value_select: str) -> None:
+    """Variables kept as bounds only (linear constraints alone make no holes): x != v
+    where v is a bound only after the earlier decisions propagated. A subproblem must
+    replay its decisions as the search made them, or it repeats a sibling's solutions."""
+    m = cn.Model()
+    x = m.int_vars(4, 0, 9, "x")
+    m += cn.increasing(x, strict=True)
+    m += x[0] + x[3] <= 10
+    sequential = m.count(value_select=value_select)
+    assert sequential == sum(1 for a in range(10) for b in range(a + 1, 10)
+                             for c in range(b + 1, 10) for d in range(c + 1, 10) if a + d <= 10)
+    assert m.count(workers=2, value_select=value_select) == sequential

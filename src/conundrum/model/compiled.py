@@ -60,27 +60,25 @@ class CompiledModel:
         return not best or (value < best[0] if self.sense < 0 else value > best[0])
 
     def apply(self, path: Sequence[PathStep]) -> None:
-        """Apply a subproblem's decisions and propagate (raises Inconsistency when they
-        fail); the caller pushes a trail level first and pops it after."""
-        from conundrum.engine import Inconsistency
+        """Apply a subproblem's decisions, each followed by propagation as when the search
+        made it (raises Inconsistency when they fail); the caller pushes a trail level
+        first and pops it after. The order matters: on a bounds-only domain, x != v
+        removes v only once it is a bound, which it may become only by the propagation
+        of the decisions before it."""
         from conundrum.search.selectors import EQ, LE, NE
 
-        try:
-            for k, kind, v in path:
-                x = self.decision[k]
-                if kind == EQ:
-                    x.assign(v)
-                elif kind == NE:
-                    x.remove(v)
-                elif kind == LE:
-                    x.set_max(v)
-                else:
-                    x.set_min(v + 1)
-        except Inconsistency:
-            # an earlier decision of the path may have queued propagators
-            self.solver.clear_queue()
-            raise
-        self.solver.fix_point()
+        fix_point = self.solver.fix_point
+        for k, kind, v in path:
+            x = self.decision[k]
+            if kind == EQ:
+                x.assign(v)
+            elif kind == NE:
+                x.remove(v)
+            elif kind == LE:
+                x.set_max(v)
+            else:
+                x.set_min(v + 1)
+            fix_point()
 
     def run(self, opts: SearchOptions, stats: SearchStats, start: float,
             best: list[int] | None = None, path: Sequence[PathStep] = ()) -> Iterator[list[int]]:

@@ -41,10 +41,11 @@ class CoordinatorGone(Exception):
 class Link(Reporter):
     """Sends a subproblem's results to the coordinator as they come."""
 
-    def __init__(self, conn: Connection, parent: int) -> None:
+    def __init__(self, conn: Connection, parent: int, sense: int) -> None:
         super().__init__()
         self.conn = conn
         self.parent = parent
+        self.sense = sense
         self.number = -1
         self.sent = 0
         self.batch_start = 0.0
@@ -88,7 +89,10 @@ class Link(Reporter):
         while self.conn.poll():
             message = self.conn.recv()
             if message[0] == "bound":
-                best[:] = [message[1]]  # the coordinator sends only improvements
+                value = message[1]
+                # this worker may have found a better one since the coordinator sent it
+                if not best or (value < best[0] if self.sense < 0 else value > best[0]):
+                    best[:] = [value]
             elif message[0] == "exit":
                 raise CoordinatorGone
 
@@ -104,7 +108,7 @@ def serve(conn: Connection) -> None:
         conn.send(("error", -1, traceback.format_exc()))
         return
     searcher = Searcher(job)
-    link = Link(conn, parent)
+    link = Link(conn, parent, job.sense)
     conn.send(("ready", os.getpid()))
     while True:
         message = conn.recv()
