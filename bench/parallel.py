@@ -9,6 +9,7 @@ interpreter's start-up, nor starting the Dask cluster, which a user does once); 
 medians go to bench/PARALLEL.md and the chart bench/parallel.png. Every answer is checked
 against the instance's known one. The load balance is the busiest worker's time over the
 mean busy time (1.0 is perfect), and the largest subproblem's time over the mean one.
+bench/parallel-notes.md, if present, is appended (the analysis of the run).
 """
 
 from __future__ import annotations
@@ -165,7 +166,11 @@ def main() -> int:
             table[(name, 2, True)] = measure(name, 2, True, args.runs)
             print(name, "dask", table[(name, 2, True)], flush=True)
     out = Path(args.output)
-    out.write_text(report(table, workers, not args.no_dask, args.runs))
+    text = report(table, workers, not args.no_dask, args.runs)
+    notes = HERE / "parallel-notes.md"  # the analysis of a run, written by hand
+    if notes.exists():
+        text += notes.read_text()
+    out.write_text(text)
     chart(table, workers, out.with_suffix(".png") if out.name != "PARALLEL.md"
           else HERE / "parallel.png")
     print(f"wrote {out}")

@@ -30,18 +30,22 @@ from test_properties_harness import (
 from test_properties_models import QUEENS, constraint, queens_pred
 
 
-def children() -> list[int]:
-    """The live processes whose parent is this one (the workers of a parallel search)."""
-    me = str(os.getpid())
+def _children_of(pid: int) -> list[int]:
+    """The live (not zombie) processes whose parent is `pid`."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if fields[1] == me and fields[0] != "Z":
+        if fields[1] == str(pid) and fields[0] != "Z":
             found.append(int(stat.parent.name))
     return found
+
+
+def children() -> list[int]:
+    """The live processes whose parent is this one (the workers of a parallel search)."""
+    return _children_of(os.getpid())
 
 
 def queens(n: int) -> tuple[cn.Model, list[Any]]:
@@ -274,3 +278,28 @@ def test_decisions_on_bounds_only_domains_are_replayed_in_order(value_select: st
     assert sequential == sum(1 for a in range(10) for b in range(a + 1, 10)
                              for c in range(b + 1, 10) for d in range(c + 1, 10) if a + d <= 10)
     assert m.count(workers=2, value_select=value_select) == sequential
+
+
+def test_ctrl_c_stops_the_command_and_every_worker() -> None:
+    """Ctrl-C (SIGINT to the command) during `conundrum queens 16 --count -p 2`: the
+    command says it was interrupted, exits 130, and its two workers are gone."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "conundrum", "queens", "16", "--count",
+                             "-p", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    workers: list[int] = []
+    deadline = time.monotonic() + 20
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        workers = _children_of(proc.pid)
+    assert len(workers) == 2, "the workers did not start"
+    time.sleep(0.5)  # searching
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130 and "interrupted" in err
+    time.sleep(0.2)
+    alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()
+             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert alive == []

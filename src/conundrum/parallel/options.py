@@ -49,6 +49,12 @@ def parallel_settings(kwargs: dict, search_kwargs: dict, mode: str) -> Parallel 
         raise ModelError(f"ordered must be True or False, not {ordered!r}")
     if scheduler is None and (workers is None or workers == 1):
         return None  # ordered alone: the sequential order is deterministic already
+    import os
+
+    if scheduler is None and os.name != "posix":
+        # the workers inherit their end of a socket pair (pass_fds): POSIX only
+        raise ModelError("workers= needs worker processes on a POSIX system (Linux, "
+                         "macOS); on this system use scheduler= with a Dask cluster")
     method = search_kwargs.get("method", "complete")
     from conundrum.search.dfs import parse_method
 
