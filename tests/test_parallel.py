@@ -214,7 +214,9 @@ def test_an_exception_in_a_worker_stops_the_search(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("CONUNDRUM_TEST_PARENT", str(os.getpid()))
     m, _ = queens(8)
     m.int_var(0, 1, _Poison("poison"))
-    with pytest.raises(cn.WorkerError, match="(?s)loading the model.*poisoned name"):
+    # the worker fails either in _unpickle_poison or, when this test module is not on
+    # its path (pytest run from the repository root), importing it: both while loading
+    with pytest.raises(cn.WorkerError, match="loading the model:\nTraceback"):
         m.count(workers=2)
     assert children() == []
 
