@@ -57,7 +57,7 @@ class CompiledModel:
 
     def improves(self, value: int, best: list[int]) -> bool:
         """Whether an objective value beats the incumbent held in `best` ([] or [value])."""
-        return not best or (value < best[0] if self.sense < 0 else value > best[0])
+        return improves(value, best, self.sense)
 
     def apply(self, path: Sequence[PathStep]) -> None:
         """Apply a subproblem's decisions, each followed by propagation as when the search
@@ -65,19 +65,11 @@ class CompiledModel:
         first and pops it after. The order matters: on a bounds-only domain, x != v
         removes v only once it is a bound, which it may become only by the propagation
         of the decisions before it."""
-        from conundrum.search.selectors import EQ, LE, NE
+        from conundrum.search.selectors import apply_decision
 
         fix_point = self.solver.fix_point
         for k, kind, v in path:
-            x = self.decision[k]
-            if kind == EQ:
-                x.assign(v)
-            elif kind == NE:
-                x.remove(v)
-            elif kind == LE:
-                x.set_max(v)
-            else:
-                x.set_min(v + 1)
+            apply_decision(self.decision[k], kind, v)
             fix_point()
 
     def run(self, opts: SearchOptions, stats: SearchStats, start: float,
@@ -127,6 +119,12 @@ class CompiledModel:
         finally:
             while trail.depth > base:
                 trail.pop_level()
+
+
+def improves(value: int, best: list[int], sense: int) -> bool:
+    """Whether objective `value` beats the incumbent in `best` ([] or [value]) when
+    minimising (sense -1) or maximising (+1)."""
+    return not best or (value < best[0] if sense < 0 else value > best[0])
 
 
 def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,

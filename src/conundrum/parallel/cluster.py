@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from conundrum.model.errors import ModelError
-from conundrum.parallel.subproblem import Reporter, Searcher, Task, stats_summary
+from conundrum.parallel.subproblem import Reporter, Searcher, Task
 
 RETRIES = 2  # a task is run again this many times when its worker dies
 CONNECT_TIMEOUT = 5  # seconds to reach the scheduler before giving up
@@ -31,7 +31,7 @@ def search_task(job: bytes, task: Task) -> dict[str, Any]:
     searcher = _searcher(worker, job)
     reporter = Reporter()
     stats, count = searcher.run(task, reporter)
-    return {"stats": stats_summary(stats), "count": count, "solutions": reporter.solutions,
+    return {"stats": stats.as_dict(), "count": count, "solutions": reporter.solutions,
             "improved": reporter.improved, "worker": worker.address}
 
 

@@ -51,9 +51,7 @@ def parallel_search(compiled: CompiledModel, problem: tuple[list, list, object],
     try:
         yield from run.search()
     except GeneratorExit:
-        stats.complete = False
-        if stats.stopped_by is None:
-            stats.stopped_by = "closed"
+        stats.stop("closed")
         raise
     finally:
         pool.close()
@@ -175,8 +173,7 @@ class _Run:
         if probe.complete:
             return True
         if probe.stopped_by == "time_limit" or limit == self.node_limit:
-            stats.complete = False
-            stats.stopped_by = probe.stopped_by
+            stats.stop(probe.stopped_by)  # type: ignore[arg-type]
             return True
         return False
 
@@ -198,7 +195,8 @@ class _Run:
                 except Inconsistency:
                     compiled.solver.clear_queue()
                     return []  # nothing beats the incumbent: it is optimal
-            return split(compiled, self.opts, _target(self.pool.capacity), self.stats,
+            target = SUBPROBLEMS_PER_WORKER * self.pool.capacity
+            return split(compiled, self.opts, target, self.stats,
                          self.deadline, self.node_limit)
         finally:
             trail.pop_level()
@@ -243,8 +241,7 @@ class _Run:
             self.count += count
             stats.solutions = self.count
         if not summary["complete"]:
-            stats.complete = False
-            stats.stopped_by = summary["stopped_by"]
+            stats.stop(summary["stopped_by"])
         if self.ordered:
             self.finished.add(number)
             while self.next in self.finished:
@@ -291,13 +288,12 @@ class _Run:
     def _limit_reached(self) -> bool:
         stats = self.stats
         if self.deadline is not None and time.perf_counter() >= self.deadline:
-            stats.stopped_by = "time_limit"
+            stats.stop("time_limit")
         elif self.node_limit is not None and self._nodes() > self.node_limit:
             # (a subproblem given no nodes left stops at its first node and says so)
-            stats.stopped_by = "node_limit"
+            stats.stop("node_limit")
         else:
             return False
-        stats.complete = False
         return True
 
     def _progress(self) -> SearchStats:
@@ -325,6 +321,3 @@ class _Run:
             stats.solutions = self.count
         stats.seconds = time.perf_counter() - self.start
 
-
-def _target(workers: int) -> int:
-    return SUBPROBLEMS_PER_WORKER * workers

@@ -122,10 +122,8 @@ class LocalPool:
         if self.deaths > MAX_DEATHS_PER_WORKER * self.capacity:
             raise WorkerError(f"{why}; {self.deaths} worker processes died in this search, "
                               "giving up")
-        fresh = self._start()
-        slot.process, slot.conn = fresh.process, fresh.conn
-        lost, slot.task = slot.task, None
-        return ("lost", lost, why)
+        self.slots[self.slots.index(slot)] = self._start()
+        return ("lost", slot.task, why)
 
     def close(self) -> None:
         """Stop every worker now and reap it (no process outlives the search)."""

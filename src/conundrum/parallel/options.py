@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from conundrum.model.errors import ModelError
 
 # subproblems per worker: many more than workers, so that a worker that finishes early
@@ -49,8 +51,6 @@ def parallel_settings(kwargs: dict, search_kwargs: dict, mode: str) -> Parallel 
         raise ModelError(f"ordered must be True or False, not {ordered!r}")
     if scheduler is None and (workers is None or workers == 1):
         return None  # ordered alone: the sequential order is deterministic already
-    import os
-
     if scheduler is None and os.name != "posix":
         # the workers inherit their end of a socket pair (pass_fds): POSIX only
         raise ModelError("workers= needs worker processes on a POSIX system (Linux, "

@@ -142,9 +142,3 @@ class Searcher:
         stats.seconds = time.perf_counter() - start
         return stats, count
 
-
-def stats_summary(stats: SearchStats) -> dict[str, Any]:
-    """The statistics a worker sends back (plain values)."""
-    return {"nodes": stats.nodes, "fails": stats.fails, "propagations": stats.propagations,
-            "max_depth": stats.max_depth, "seconds": stats.seconds,
-            "complete": stats.complete, "stopped_by": stats.stopped_by}

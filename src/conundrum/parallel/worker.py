@@ -1,4 +1,4 @@
-"""A worker process of a local parallel search: `python -m conundrum.parallel.worker FD`.
+"""A worker process of a local parallel search (`main`, started by local.py).
 
 The coordinator (local.py) starts it with one end of a socket pair as file descriptor FD,
 sends the pickled Job, then one Task at a time. Messages to the coordinator:
@@ -27,7 +27,8 @@ import time
 import traceback
 from multiprocessing.connection import Connection
 
-from conundrum.parallel.subproblem import Job, Reporter, Searcher, Task, stats_summary
+from conundrum.model.compiled import improves
+from conundrum.parallel.subproblem import Job, Reporter, Searcher, Task
 from conundrum.search.stats import SearchStats
 
 BATCH = 256  # solutions per message at most
@@ -89,10 +90,9 @@ class Link(Reporter):
         while self.conn.poll():
             message = self.conn.recv()
             if message[0] == "bound":
-                value = message[1]
                 # this worker may have found a better one since the coordinator sent it
-                if not best or (value < best[0] if self.sense < 0 else value > best[0]):
-                    best[:] = [value]
+                if improves(message[1], best, self.sense):
+                    best[:] = [message[1]]
             elif message[0] == "exit":
                 raise CoordinatorGone
 
@@ -125,7 +125,7 @@ def serve(conn: Connection) -> None:
         except Exception:
             conn.send(("error", task.number, traceback.format_exc()))
             return
-        conn.send(("done", task.number, stats_summary(stats), count))
+        conn.send(("done", task.number, stats.as_dict(), count))
 
 
 def main(argv: list[str] | None = None) -> int:

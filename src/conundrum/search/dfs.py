@@ -27,10 +27,10 @@ from conundrum.search.selectors import (
     EQ,
     GT,
     LE,
-    NE,
     VALUE_SELECTS,
     VAR_SELECTS,
     Decision,
+    apply_decision,
     auto_value,
     make_value_select,
     make_var_select,
@@ -169,9 +169,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     except _Stop:
         stats.complete = False
     except GeneratorExit:
-        stats.complete = False
-        if stats.stopped_by is None:
-            stats.stopped_by = "closed"
+        stats.stop("closed")
         raise
     finally:
         stats.seconds = time.perf_counter() - start
@@ -311,17 +309,9 @@ class _Runner:
                 stats.nodes += 1
                 if len(stack) > stats.max_depth:
                     stats.max_depth = len(stack)
-                x = frame[0]
                 kind, v = alts[i]
                 try:
-                    if kind == EQ:
-                        x.assign(v)
-                    elif kind == NE:
-                        x.remove(v)
-                    elif kind == LE:
-                        x.set_max(v)
-                    else:  # GT
-                        x.set_min(v + 1)
+                    apply_decision(frame[0], kind, v)
                     if bound is not None:
                         bound()
                     fix_point()

@@ -28,6 +28,18 @@ LE = 2
 GT = 3
 
 Decision = tuple[int, int]
+
+
+def apply_decision(x: IntVar, kind: int, v: int) -> None:
+    """Make decision (kind, v) on x (raises Inconsistency when it empties the domain)."""
+    if kind == EQ:
+        x.assign(v)
+    elif kind == NE:
+        x.remove(v)
+    elif kind == LE:
+        x.set_max(v)
+    else:  # GT
+        x.set_min(v + 1)
 VarSelect = Callable[[list[IntVar]], "IntVar | None"]
 ValueSelect = Callable[[IntVar], tuple[Decision, ...]]
 

@@ -26,6 +26,12 @@ class SearchStats:
         self.subproblem_seconds: list[float] = []
         self.worker_seconds: dict[str, float] = {}
 
+    def stop(self, reason: str) -> None:
+        """Mark the run incomplete, stopped by `reason` unless a reason was given first."""
+        self.complete = False
+        if self.stopped_by is None:
+            self.stopped_by = reason
+
     def as_dict(self) -> dict:
         """The statistics as a plain dict (for JSON and printing)."""
         return {name: getattr(self, name) for name in self.FIELDS}
