@@ -156,6 +156,10 @@ class Compiler:
             else:
                 ev = self.solver.int_var(v.lo, v.hi, v.name)
             self.engine_vars.append(ev)
+        # model variable index -> engine variable: a snapshot may hold only some of the
+        # model's variables (an explanation compiles a few constraints over their own)
+        self.by_index: dict[int, IntVar] = {v.index: ev for v, ev in zip(variables,
+                                                                          self.engine_vars)}
         self.decision_count = len(self.engine_vars)
         # variable index -> (engine variable, offset) it is compiled as (see _merge_equal)
         self.alias: dict[int, tuple[IntVar, int]] = {}
@@ -163,17 +167,19 @@ class Compiler:
         for c in constraints:
             self.post(c)
 
-    def finish(self) -> None:
+    def finish(self, drop_bits: bool = True) -> None:
         """Last touches before search, once every constraint is posted:
 
-        * a variable that needs no bit set drops it (IntVar.drop_bits);
+        * a variable that needs no bit set drops it (IntVar.drop_bits), unless
+          `drop_bits` is False (an explanation removes values from inside domains);
         * a propagator over an auxiliary variable that a table defines (a tabulated
           subexpression such as 13*B/C) charges its failures to that table too, so that
           dom_wdeg weighs the variables behind the auxiliary, as it would the user's
           constraint: the failures of A + 13*B/C + ... == 66 happen in the sum, over the
           quotient's auxiliaries, and would otherwise never count for B and C."""
-        for v in self.solver.vars:
-            v.drop_bits()
+        if drop_bits:
+            for v in self.solver.vars:
+                v.drop_bits()
         for table, defined in self.definitions:
             for v in defined:
                 for p in v.wake_fix:
@@ -216,16 +222,16 @@ class Compiler:
                 parent[ri] = (rj, oj + k - oi)
         for i in sorted(parent):
             r, offset = _find(parent, i)
-            root = self.engine_vars[r]
+            root = self.by_index[r]
             self.alias[i] = (root, offset)
-            self.post_prop(EqualOffset(self.solver, self.engine_vars[i], root, offset))
+            self.post_prop(EqualOffset(self.solver, self.by_index[i], root, offset))
 
     def var_lin(self, index: int) -> Lin:
         """The linear form a model variable compiles to (its own engine variable, or the
         one it was merged with plus an offset)."""
         merged = self.alias.get(index)
         if merged is None:
-            return Lin.of(self.engine_vars[index])
+            return Lin.of(self.by_index[index])
         return Lin({merged[0]: 1}, merged[1])
 
     # ----------------------------------------------------------- helpers
@@ -437,10 +443,10 @@ class Compiler:
             return True
         if id(node) in self.values:
             return False
-        variables = tabulable(node, lambda v: self.engine_vars[v.index].size())
+        variables = tabulable(node, lambda v: self.by_index[v.index].size())
         if variables is None:
             return False
-        evs = [self.engine_vars[v.index] for v in variables]
+        evs = [self.by_index[v.index] for v in variables]
         if any(ev.bits < 0 for ev in evs):
             return False
         rows = table_rows(node, variables, [ev.values_list() for ev in evs])

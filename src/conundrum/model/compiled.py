@@ -128,8 +128,10 @@ def improves(value: int, best: list[int], sense: int) -> bool:
 
 
 def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,
-                  sense: int = 0) -> CompiledModel | None:
-    """The compiled snapshot, or None when propagation at the root already fails."""
+                  sense: int = 0, keep_holes: bool = False) -> CompiledModel | None:
+    """The compiled snapshot, or None when propagation at the root already fails.
+    `keep_holes` keeps every bit-set domain a bit set, so that removing a value from
+    inside a domain always takes effect (explanations need that)."""
     from conundrum.engine import Inconsistency
     from conundrum.model.compile import Compiler
 
@@ -137,7 +139,7 @@ def compile_model(variables: list[Var], constraints: list[Expr], objective: obje
         compiler = Compiler(variables, constraints)
         obj = compiler.objective(objective) if objective is not None else None
         compiler.solver.fix_point()
-        compiler.finish()
+        compiler.finish(drop_bits=not keep_holes)
     except Inconsistency:
         return None
     return CompiledModel(variables, constraints, compiler, obj, sense)

@@ -8,7 +8,7 @@ raises :class:`PuzzleError`, which names the place; the command line formats it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
@@ -61,6 +61,7 @@ class Puzzle:
     model: Any  # conundrum.Model
     render: Callable[[Any], str]  # Solution -> text for people (may span lines)
     to_json: Callable[[Any], dict]  # Solution -> JSON-ready dict
+    names: dict[int, str] = field(default_factory=dict)  # variable index -> name in steps
 
 
 def value_char(value: int) -> str:

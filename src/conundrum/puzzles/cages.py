@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .base import Puzzle, PuzzleError, draw_regions
 from .grid import check_text
-from .latin import values
+from .latin import cell_names, values
 
 _RULE = re.compile(r"(\S)\s*=\s*(\S+)")
 OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "x": "*", "/": "/", "÷": "/", ":": "/"}
@@ -138,4 +138,4 @@ def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json)
+    return Puzzle(m, render, to_json, cell_names(x))

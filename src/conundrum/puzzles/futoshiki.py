@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .base import Puzzle, PuzzleError
 from .grid import check_clues, read_relations
-from .latin import draw_relations, latin_model, post_grid, values
+from .latin import cell_names, draw_relations, latin_model, post_grid, values
 
 MAX_SIZE = 35
 
@@ -26,4 +26,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json)
+    return Puzzle(m, render, to_json, cell_names(x))

@@ -33,19 +33,20 @@ def parse(text: str, source: str = "") -> Puzzle:
         if op in "-/" and op and len(cells) != 2:
             raise PuzzleError(f"cage {cage.label!r}: {op!r} needs exactly 2 cells, it has "
                               f"{len(cells)}", **place)
+        label = f"cage {cage.label} ({t}{op})"
         if op == "":
-            m += cells[0] == t
+            m.add(cells[0] == t, label=label)
         elif op == "+":
-            m += cn.sum(cells) == t
+            m.add(cn.sum(cells) == t, label=label)
         elif op == "*":
             prod = cells[0]
             for v in cells[1:]:
                 prod = prod * v
-            m += prod == t
+            m.add(prod == t, label=label)
         elif op == "-":
-            m += abs(cells[0] - cells[1]) == t
+            m.add(abs(cells[0] - cells[1]) == t, label=label)
         else:
             a, b = cells
-            m += (a == t * b) | (b == t * a)
+            m.add((a == t * b) | (b == t * a), label=label)
 
     return caged_puzzle(m, x, cm)

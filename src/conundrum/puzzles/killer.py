@@ -32,8 +32,8 @@ def parse(text: str, source: str = "") -> Puzzle:
             raise PuzzleError(f"cage {cage.label!r} has {len(cage.cells)} cells, more than "
                               f"the {n} different digits", **place)
         cells = [x[r][c] for r, c in cage.cells]
-        m += cn.sum(cells) == cage.target
+        m.add(cn.sum(cells) == cage.target, label=f"cage {cage.label} (sum {cage.target})")
         if len(cells) > 1:
-            m += cn.all_different(cells)
+            m.add(cn.all_different(cells), label=f"cage {cage.label}")
 
     return caged_puzzle(m, x, cm)

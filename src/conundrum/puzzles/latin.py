@@ -14,16 +14,28 @@ def latin_model(n: int, box: tuple[int, int] | None = None) -> tuple[Any, Any]:
 
     m = cn.Model()
     x = m.int_matrix(n, n, 1, n, "cell")
-    for row in x.rows:
-        m += cn.all_different(row)
-    for col in x.columns:
-        m += cn.all_different(col)
+    for i, row in enumerate(x.rows, 1):
+        m.add(cn.all_different(row), label=f"row {i}")
+    for j, col in enumerate(x.columns, 1):
+        m.add(cn.all_different(col), label=f"column {j}")
     if box:
         bh, bw = box
+        k = 0
         for br in range(0, n, bh):
             for bc in range(0, n, bw):
-                m += cn.all_different(x[br : br + bh, bc : bc + bw].flat)
+                k += 1
+                m.add(cn.all_different(x[br : br + bh, bc : bc + bw].flat), label=f"box {k}")
     return m, x
+
+
+def cell_name(r: int, c: int) -> str:
+    """How explanations name the cell in row r, column c (0-based): r1c1 is the top left."""
+    return f"r{r + 1}c{c + 1}"
+
+
+def cell_names(x: Any) -> dict[int, str]:
+    """Explanation names of a grid's variables, by variable index."""
+    return {v.index: cell_name(r, c) for r, row in enumerate(x.rows) for c, v in enumerate(row)}
 
 
 def post_grid(m: Any, x: Any, grid: Grid) -> None:
@@ -34,7 +46,7 @@ def post_grid(m: Any, x: Any, grid: Grid) -> None:
                 m += x[r][c] == clue.value
     for rel in grid.relations:
         (a, b), (c, d) = rel.small, rel.large
-        m += x[a][b] < x[c][d]
+        m.add(x[a][b] < x[c][d], label=f"{cell_name(a, b)} < {cell_name(c, d)}")
 
 
 def values(sol: Any, x: Any) -> list[list[int]]:

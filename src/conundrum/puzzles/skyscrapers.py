@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .base import Puzzle, PuzzleError
 from .grid import check_text
-from .latin import draw_values, latin_model, values
+from .latin import cell_names, draw_values, latin_model, values
 
 MAX_SIZE = 12
 
@@ -66,20 +66,20 @@ def parse(text: str, source: str = "") -> Puzzle:
             if cells[r][c] is not None:
                 m += x[r][c] == cells[r][c]
 
-    def seen(line: list, clue: int | None) -> None:
+    def seen(line: list, clue: int | None, where: str) -> None:
         if clue is None:
             return
         visible = [line[i] > cn.max(line[:i]) for i in range(1, n)]
-        m.add(cn.sum(visible) + 1 == clue)
+        m.add(cn.sum(visible) + 1 == clue, label=f"{clue} seen {where}")
 
     for c in range(n):
         col = [x[r][c] for r in range(n)]
-        seen(col, top[c])
-        seen(col[::-1], bottom[c])
+        seen(col, top[c], f"from above column {c + 1}")
+        seen(col[::-1], bottom[c], f"from below column {c + 1}")
     for r in range(n):
         row = list(x[r])
-        seen(row, left[r])
-        seen(row[::-1], right[r])
+        seen(row, left[r], f"from the left of row {r + 1}")
+        seen(row[::-1], right[r], f"from the right of row {r + 1}")
 
     def render(sol) -> str:
         grid = draw_values(values(sol, x), None).split("\n")
@@ -100,4 +100,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json)
+    return Puzzle(m, render, to_json, cell_names(x))
