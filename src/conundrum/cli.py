@@ -76,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="count the solutions; the last line printed is the count")
     mode.add_argument("--unique", action="store_true",
                       help="say whether the solution is unique (stops at the second)")
+    mode.add_argument("--explain", action="store_true",
+                      help="explain, step by step, how to reach the unique solution")
+    mode.add_argument("--hint", action="store_true",
+                      help="the first step of the explanation only")
+    mode.add_argument("--rate", action="store_true",
+                      help="grade the puzzle (easy, medium, hard, fiendish) by the hardest "
+                      "step its explanation needs")
     g.add_argument("--limit", type=_positive_int, metavar="N",
                    help="print (or count) at most N solutions")
     g.add_argument("--json", action="store_true", help="each solution as one JSON line")
@@ -139,6 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
                          "the search found; 2 on input that cannot be read or is not "
                          "supported.")
     add_arguments(fzn)
+    rate = sub.add_parser("rate", help="grade puzzles by the reasoning they need",
+                          description="Grade a puzzle (easy, medium, hard, fiendish) by the "
+                          "hardest step of its explanation, and say whether its solution is "
+                          "unique. A Sudoku file of several one-line puzzles is graded line "
+                          "by line.")
+    rate.add_argument("file", metavar="FILE", help="the puzzle file, or - for standard input")
+    rate.add_argument("--as", dest="family", choices=sorted(FILE_COMMANDS), default="sudoku",
+                      help="the puzzle family (default sudoku)")
+    rate.add_argument("--json", action="store_true", help="each rating as one JSON line")
     cfg = sub.add_parser("minizinc-config", help="the MiniZinc solver configuration",
                          description="Print the solver configuration (.msc) that lets "
                          "MiniZinc run conundrum, or install it where MiniZinc finds it.")
@@ -426,6 +442,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":
         return _guarded(lambda: minizinc_config(args, out, err))
+    if args.command == "rate":
+        from .explaining import rate_command
+
+        return _guarded(lambda: rate_command(args, out))
     return _guarded(lambda: _puzzle_command(args, out))
 
 
@@ -439,6 +459,10 @@ def _puzzle_command(args: argparse.Namespace, out: Callable[[str], None]) -> int
         model_error = ValueError
     try:
         puzzle = make_puzzle(args)
+        if args.explain or args.hint or args.rate:
+            from .explaining import explain_command
+
+            return explain_command(puzzle, args, out)
         return solve(puzzle, args, out)
     except PuzzleError as exc:
         print(_format_error(exc), file=sys.stderr)

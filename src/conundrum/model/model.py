@@ -13,6 +13,8 @@ from conundrum.model.matrix import Matrix
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
+    from conundrum.explain.facts import Step
+    from conundrum.explain.rating import Rating
     from conundrum.parallel.options import Parallel
     from conundrum.search.dfs import SearchOptions
 
@@ -86,6 +88,8 @@ class Model:
     def __init__(self) -> None:
         self.variables: list[Var] = []
         self.constraints: list[Expr] = []
+        # position in self.constraints -> the name explanations call it by ("row 4")
+        self.labels: dict[int, str] = {}
         self.stats = SearchStats()
         self._names: dict[str, Var | None] = {}
 
@@ -184,14 +188,19 @@ class Model:
         return v
 
     # ----------------------------------------------------------- constraints
-    def add(self, *constraints: object) -> Model:
-        """Add constraints (also lists or generators of them)."""
+    def add(self, *constraints: object, label: str | None = None) -> Model:
+        """Add constraints (also lists or generators of them). An explanation names them
+        by `label` ("row 4", "cage A") instead of their formula."""
+        if label is not None and not isinstance(label, str):
+            raise ModelError(f"label must be a string, not {label!r}")
         stack = list(reversed(constraints))
         while stack:
             c = stack.pop()
             if isinstance(c, Expr | bool):
                 c = as_constraint(c)
                 self._check_owner(c)
+                if label is not None:
+                    self.labels[len(self.constraints)] = label
                 self.constraints.append(c)
             elif isinstance(c, Iterable) and not isinstance(c, str):
                 stack.extend(reversed(list(c)))
@@ -358,6 +367,30 @@ class Model:
         for values in self._run(opts, expr, sense, snapshot, parallel=parallel):
             last = values
         return None if last is None else self._solution(snapshot[0], last)
+
+    def explain(self, names: dict[Var, str] | None = None) -> list[Step]:
+        """How to reach the unique solution in small deductions, simplest first.
+
+        Each step names the values it rules out (a variable left with one value is given
+        it), the constraints and the earlier facts it uses, and is minimal: none of them
+        can be dropped. Steps on one constraint come before steps on two; when neither is
+        left, a case split refutes a supposition by a chain of such steps. `names` gives
+        variables the names to use in the steps' text. Raises ExplainError (a ModelError)
+        when the model has no solution or more than one."""
+        from conundrum.explain import explain
+        from conundrum.explain.wording import Wording, describe_all
+
+        steps = explain(self)
+        describe_all(steps, Wording(self, {v.index: n for v, n in (names or {}).items()}))
+        return steps
+
+    def difficulty(self) -> Rating:
+        """How hard the model is to solve by reasoning: the grade derived from its
+        explanation (easy, medium, hard, fiendish), or grade None when the model does not
+        have exactly one solution (see Rating.solutions)."""
+        from conundrum.explain.rating import rate
+
+        return rate(self)
 
     def __repr__(self) -> str:
         return f"Model({len(self.variables)} variables, {len(self.constraints)} constraints)"

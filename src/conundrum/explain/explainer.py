@@ -1,0 +1,384 @@
+"""Step-wise explanation: from the givens to the unique solution in small deductions,
+simplest first (after Bogaerts, Gamba and Guns, "A framework for step-wise explaining how to
+solve constraint satisfaction problems", AIJ 2021).
+
+The explainer keeps the candidates of every variable. At each step it takes the cheapest
+deduction available, cheapest meaning, in this order:
+
+1. one constraint (a *deduction*) before two that share a variable (a *combination*);
+2. fewer cited facts;
+3. more values ruled out.
+
+A deduction on constraints S with facts F rules out value w of x when S has no solution with
+F and x = w (complete search on S alone, see entail.py); F is then shrunk until no fact can
+be dropped. Each constraint (and each pair) keeps its list of available deductions until one
+of its variables changes.
+
+When no deduction on one or two constraints is left, the step is a *case split*: suppose
+x = w, chain single-constraint deductions under that supposition until one constraint
+has no solution left, and conclude x != w. The supposition tried first is a value of a
+variable with the fewest candidates; among the first few that propagation refutes, the
+shortest chain wins. If no supposition is refuted that way, the last resort is a *search*
+step: a search on the whole model refutes x = w.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from conundrum.check import Undefined, evaluate
+from conundrum.explain.entail import SubProblem, scope_of
+from conundrum.explain.facts import (
+    CASE_SPLIT,
+    COMBINATION,
+    DEDUCTION,
+    SEARCH,
+    Fact,
+    Step,
+    derived_view,
+    facts_of,
+)
+from conundrum.model.errors import ModelError
+from conundrum.model.expr import Expr, Var
+
+MAX_VALUES = 4096  # values per variable an explanation will consider
+CASE_SPLIT_TRIES = 6  # refuted suppositions whose chains are compared
+MAX_CHAIN = 500  # links in one case split's chain
+
+
+class ExplainError(ModelError):
+    """The model cannot be explained: it has no solution, or more than one
+    (``solutions`` is 0 or 2)."""
+
+    def __init__(self, message: str, solutions: int) -> None:
+        super().__init__(message)
+        self.solutions = solutions
+
+
+Key = tuple[int, ...]  # positions in Model.constraints: one, or a pair
+
+
+@dataclass
+class Candidate:
+    """A deduction available now: constraints `key` and `facts` rule out `removed` (or,
+    with `contradiction`, have no solution at all)."""
+
+    key: Key
+    facts: list[Fact]
+    removed: list[Fact]
+    contradiction: bool = False
+
+    def cost(self) -> tuple:
+        return (not self.contradiction, len(self.key), len(self.facts), -len(self.removed),
+                self.key)
+
+
+def declared_domain(v: Var) -> list[int]:
+    """The values a variable was declared with."""
+    if v.domain_values is not None:
+        values = sorted(set(v.domain_values))
+    else:
+        if v.hi - v.lo + 1 > MAX_VALUES:
+            raise ModelError(f"explain: variable {v.name or v.index!r} has "
+                             f"{v.hi - v.lo + 1:,} values; an explanation considers at most "
+                             f"{MAX_VALUES:,} per variable")
+        values = list(range(v.lo, v.hi + 1))
+    if len(values) > MAX_VALUES:
+        raise ModelError(f"explain: variable {v.name or v.index!r} has {len(values):,} "
+                         f"values; an explanation considers at most {MAX_VALUES:,} per "
+                         "variable")
+    return values
+
+
+def _holds(c: Expr, assignment: dict[int, int]) -> bool:
+    try:
+        return bool(evaluate(c, assignment))
+    except Undefined:
+        return False
+
+
+class Explainer:
+    """Explains one model; `run()` gives the steps."""
+
+    def __init__(self, model: object) -> None:
+        variables: list[Var] = list(model.variables)  # type: ignore[attr-defined]
+        constraints: list[Expr] = list(model.constraints)  # type: ignore[attr-defined]
+        self.model = model
+        self.variables = variables
+        self.constraints = constraints
+        self.declared = {v.index: declared_domain(v) for v in variables}
+        self.domains: dict[int, set[int]] = {k: set(d) for k, d in self.declared.items()}
+        self.scopes: dict[int, list[int]] = {}
+        for pos, c in enumerate(constraints):
+            scope = [v.index for v in scope_of(c)]
+            if len(scope) >= 2:
+                self.scopes[pos] = scope
+            elif scope:  # a given: x == 5, x != 0, ...
+                k = scope[0]
+                self.domains[k] = {a for a in self.domains[k] if _holds(c, {k: a})}
+            elif not _holds(c, {}):
+                self.domains = {k: set() for k in self.domains}
+        self.solution = self._unique_solution()
+        self.keys_of_var: dict[int, list[Key]] = {}
+        for pos, scope in self.scopes.items():
+            for k in scope:
+                self.keys_of_var.setdefault(k, []).append((pos,))
+        self.pair_keys: list[Key] | None = None
+        self.subproblems: dict[Key, SubProblem] = {}
+        self.pools: dict[Key, list[Candidate]] = {}
+        self.stale: set[Key] = {(pos,) for pos in self.scopes}
+
+    def _unique_solution(self) -> dict[int, int]:
+        found = list(self.model.solutions(limit=2))  # type: ignore[attr-defined]
+        if not found:
+            raise ExplainError("the model has no solution, so there is nothing to explain", 0)
+        if len(found) > 1:
+            raise ExplainError("the model has more than one solution; an explanation leads "
+                               "to a unique one", 2)
+        sol = found[0]
+        return {v.index: sol[v] for v in self.variables}
+
+    # ------------------------------------------------------------------------ facts
+    def facts(self, variables: Iterable[int], domains: dict[int, set[int]]) -> list[Fact]:
+        """The facts stating the candidates of these variables."""
+        out: list[Fact] = []
+        for k in variables:
+            out.extend(facts_of(k, domains[k], self.declared[k]))
+        return out
+
+    def subproblem(self, key: Key) -> SubProblem:
+        sub = self.subproblems.get(key)
+        if sub is None:
+            sub = SubProblem([self.constraints[pos] for pos in key])
+            self.subproblems[key] = sub
+        return sub
+
+    # ------------------------------------------------------------------ deductions
+    def pool(self, key: Key, domains: dict[int, set[int]], real: bool) -> list[Candidate]:
+        """Every deduction on the constraints `key` under `domains`: groups of ruled-out
+        values, each with a minimal set of facts. `real` steps rule out only values that
+        are not in the solution (the only ones that can follow); a supposition's chain
+        (real False) may rule out any value, and looks for a contradiction first."""
+        sub = self.subproblem(key)
+        scope = [v.index for v in sub.variables]
+        facts = self.facts(scope, domains)
+        if not real and not sub.satisfiable(facts):
+            kept = sub.minimise(self._tiers(facts, None), None)
+            assert kept is not None
+            return [Candidate(key, kept, [], contradiction=True)]
+        fixed_values = {f.value for f in facts if f.equal}
+        targets = [Fact(k, w, False) for k in scope if len(domains[k]) > 1
+                   for w in sorted(domains[k]) if not real or w != self.solution[k]]
+        # values already placed in the scope first: they are ruled out by one fact
+        targets.sort(key=lambda t: (t.value not in fixed_values, t.var, t.value))
+        entailed = sub.entailed(facts, targets)
+        candidates: list[Candidate] = []
+        covered: set[Fact] = set()
+        for t in entailed:
+            if t in covered:
+                continue
+            kept = sub.minimise(self._tiers(facts, t), t)
+            assert kept is not None  # the whole list of facts forces t
+            removed = sub.entailed(kept, entailed)
+            covered.update(removed)
+            candidates.append(Candidate(key, kept, removed))
+        return candidates
+
+    @staticmethod
+    def _tiers(facts: list[Fact], target: Fact | None) -> list[list[Fact]]:
+        """Growing lists of facts to look for a minimal explanation in: facts about the
+        target's value, then placed values too, then all (unplaced facts first in each, as
+        deletion drops early ones first)."""
+        if target is None:
+            return [facts]
+        same = [f for f in facts if f.value == target.value]
+        placed = same + [f for f in facts if f.equal and f not in same]
+        rest = [f for f in facts if f not in placed]
+        return [same, placed, rest + placed]
+
+    def best(self, keys: Iterable[Key], domains: dict[int, set[int]], real: bool,
+             pools: dict[Key, list[Candidate]], stale: set[Key]) -> Candidate | None:
+        """The cheapest deduction on these keys (refreshing the stale ones' pools)."""
+        best: Candidate | None = None
+        for key in keys:
+            if key in stale:
+                pools[key] = self.pool(key, domains, real)
+                stale.discard(key)
+            for cand in pools.get(key, ()):
+                if best is None or cand.cost() < best.cost():
+                    best = cand
+        return best
+
+    def pairs(self) -> list[Key]:
+        """Pairs of constraints that share a variable (computed when first needed)."""
+        if self.pair_keys is None:
+            found: set[Key] = set()
+            for keys in self.keys_of_var.values():
+                for i, (a,) in enumerate(keys):
+                    for (b,) in keys[i + 1:]:
+                        found.add((min(a, b), max(a, b)))
+            self.pair_keys = sorted(found)
+            self.stale.update(self.pair_keys)
+            for key in self.pair_keys:
+                for pos in key:
+                    for k in self.scopes[pos]:
+                        if key not in self.keys_of_var[k]:
+                            self.keys_of_var[k].append(key)
+        return self.pair_keys
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> list[Step]:
+        """The steps, until every variable has one value left."""
+        steps: list[Step] = []
+        singles = [(pos,) for pos in self.scopes]
+        while any(len(d) > 1 for d in self.domains.values()):
+            cand = self.best(singles, self.domains, True, self.pools, self.stale)
+            kind = DEDUCTION
+            if cand is None:
+                cand = self.best(self.pairs(), self.domains, True, self.pools, self.stale)
+                kind = COMBINATION
+            if cand is not None:
+                step = self.step(cand, kind, self.domains)
+            else:
+                step = self.case_split() or self.search_step()
+            self.apply(step.removed, self.domains, self.stale)
+            step.derived = derived_view(step.removed, self.domains)
+            steps.append(step)
+        return steps
+
+    def apply(self, removed: Iterable[Fact], domains: dict[int, set[int]],
+              stale: set[Key]) -> None:
+        for f in removed:
+            domains[f.var].discard(f.value)
+            stale.update(self.keys_of_var.get(f.var, ()))
+
+    def step(self, cand: Candidate, kind: str, domains: dict[int, set[int]]) -> Step:
+        return Step(removed=tuple(cand.removed), derived=(), constraints=cand.key,
+                    facts=tuple(cand.facts), kind=kind, rank=_rank(cand, kind),
+                    contradiction=cand.contradiction)
+
+    # ------------------------------------------------------------------ case splits
+    def whole(self) -> SubProblem:
+        return self.subproblem(tuple(sorted(self.scopes)))
+
+    def case_split(self) -> Step | None:
+        """The shortest refutation, by single-constraint deductions, of one supposition
+        x = w among the first few that propagation refutes."""
+        whole = self.whole()
+        facts = self.facts(self.domains, self.domains)
+        suppositions = sorted((len(d), k, w) for k, d in self.domains.items() if len(d) > 1
+                              for w in d if w != self.solution[k])
+        best: Step | None = None
+        tried = 0
+        for _, k, w in suppositions:
+            supposed = Fact(k, w, True)
+            if not whole.refuted_by_propagation([*facts, supposed]):
+                continue
+            step = self.chain(supposed)
+            if step is None:
+                continue
+            tried += 1
+            if best is None or _chain_cost(step) < _chain_cost(best):
+                best = step
+            if tried >= CASE_SPLIT_TRIES:
+                break
+        return best
+
+    def chain(self, supposed: Fact) -> Step | None:
+        """Single-constraint deductions under `supposed` until a contradiction, pruned to
+        the links the contradiction needs; None if no contradiction is reached."""
+        domains = {k: set(d) for k, d in self.domains.items()}
+        domains[supposed.var] = {supposed.value}
+        pools: dict[Key, list[Candidate]] = {}
+        stale = {key for key in self.keys_of_var.get(supposed.var, ()) if len(key) == 1}
+        singles = [(pos,) for pos in self.scopes]
+        links: list[Step] = []
+        for _ in range(MAX_CHAIN):
+            cand = self.best(singles, domains, False, pools, stale)
+            if cand is None:
+                return None
+            link = self.step(cand, DEDUCTION, domains)
+            if not cand.contradiction:
+                self.apply(cand.removed, domains, stale)
+                stale.intersection_update(singles)
+                link.derived = derived_view(cand.removed, domains)
+            links.append(link)
+            if cand.contradiction:
+                break
+        else:
+            return None
+        links = self._needed(links, supposed)
+        real = [f for link in links for f in link.facts
+                if f != supposed and f.holds_in(self.domains[f.var])]
+        constraints = sorted({pos for link in links for pos in link.constraints})
+        return Step(removed=(supposed.negation(),), derived=(), constraints=tuple(constraints),
+                    facts=tuple(sorted(set(real))), kind=CASE_SPLIT, rank=5,
+                    assumption=supposed, chain=tuple(links))
+
+    def _needed(self, links: list[Step], supposed: Fact) -> list[Step]:
+        """The links the final contradiction depends on, in order."""
+        needed: set[tuple[int, int]] = set()  # (variable, ruled-out value)
+        kept: list[Step] = []
+        for link in reversed(links):
+            if not link.contradiction and not any((f.var, f.value) in needed
+                                                  for f in link.removed):
+                continue
+            kept.append(link)
+            for f in link.facts:
+                if f == supposed or f.holds_in(self.domains[f.var]):
+                    continue
+                if f.equal:
+                    needed.update((f.var, u) for u in self.domains[f.var] if u != f.value)
+                else:
+                    needed.add((f.var, f.value))
+        kept.reverse()
+        return kept
+
+    def search_step(self) -> Step:
+        """The last resort: a search on the model refutes x = w for a variable with the
+        fewest candidates; constraints and facts are then shrunk to a minimal set."""
+        _, k, w = min((len(d), k, min(u for u in d if u != self.solution[k]))
+                      for k, d in self.domains.items() if len(d) > 1)
+        target = Fact(k, w, False)
+        facts = self.facts(self.domains, self.domains)
+        key = tuple(sorted(self.scopes))
+        for pos in list(key):
+            trial = tuple(p for p in key if p != pos)
+            if trial and SubProblem([self.constraints[p] for p in trial]).entails(facts, target):
+                key = trial
+        sub = SubProblem([self.constraints[p] for p in key])
+        by_var: dict[int, list[Fact]] = {}
+        for f in facts:
+            by_var.setdefault(f.var, []).append(f)
+        for var in list(by_var):  # whole variables first: far fewer searches
+            trial_facts = [f for v, fs in by_var.items() if v != var for f in fs]
+            if sub.entails(trial_facts, target):
+                del by_var[var]
+        kept = sub.minimise([[f for fs in by_var.values() for f in fs]], target)
+        assert kept is not None
+        sub.entails(kept, target)
+        return Step(removed=(target,), derived=(), constraints=key, facts=tuple(kept),
+                    kind=SEARCH, rank=6, assumption=target.negation(), nodes=sub.nodes)
+
+
+def _rank(cand: Candidate, kind: str) -> int:
+    if kind == COMBINATION:
+        return 4
+    unplaced = {f.value for f in cand.facts if not f.equal}
+    if not unplaced:
+        return 1
+    return 2 if len(unplaced) == 1 else 3
+
+
+def _chain_cost(step: Step) -> tuple[int, int, int]:
+    return (len(step.chain), len(step.facts), len(step.constraints))
+
+
+def explain(model: object) -> list[Step]:
+    """The steps from the givens to the model's unique solution (ExplainError otherwise)."""
+    return Explainer(model).run()
+
+
+__all__ = ["CASE_SPLIT", "COMBINATION", "DEDUCTION", "SEARCH", "ExplainError", "Explainer",
+           "explain"]

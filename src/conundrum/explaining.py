@@ -1,0 +1,151 @@
+"""The command line's explanations: --explain, --hint, --rate and ``conundrum rate``.
+
+Like cli.py, this prints and chooses exit codes: 0 explained or rated, 1 no solution or more
+than one (an explanation leads to a unique solution), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from .puzzles.base import Puzzle, PuzzleError
+
+EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _fact_json(f: Any, names: dict[int, str]) -> dict:
+    return {"variable": names[f.var], "value": f.value, "equal": f.equal}
+
+
+def step_json(k: int, step: Any, names: dict[int, str], labels: Callable[[int], str]) -> dict:
+    """A step as a JSON-ready dict."""
+    out = {"step": k, "text": step.text, "technique": step.technique,
+           "derived": [_fact_json(f, names) for f in step.derived],
+           "constraints": [labels(p) for p in step.constraints],
+           "facts": [_fact_json(f, names) for f in step.facts]}
+    if step.assumption is not None:
+        out["supposition"] = _fact_json(step.assumption, names)
+    return out
+
+
+def _not_unique(exc: Any, out: Callable[[str], None]) -> int:
+    if exc.solutions == 0:
+        out("no solution")
+    else:
+        print("conundrum: the puzzle has more than one solution; an explanation leads to a "
+              "unique one (--unique shows two)", file=sys.stderr)
+    return EXIT_NOT_UNIQUE
+
+
+def explain_command(puzzle: Puzzle, args: argparse.Namespace,
+                    out: Callable[[str], None]) -> int:
+    """--explain (every step, then the solution), --hint (the first step) or --rate."""
+    from .explain import ExplainError, explain
+    from .explain.rating import rating_of
+    from .explain.wording import Wording, describe_all
+
+    m = puzzle.model
+    try:
+        steps = explain(m)
+    except ExplainError as exc:
+        if args.rate:
+            rating = exc.solutions
+            out(json.dumps({"unique": False, "solutions": "none" if rating == 0 else
+                            "several"}) if args.json else
+                "no solution" if rating == 0 else "not unique: more than one solution")
+            return EXIT_NOT_UNIQUE
+        return _not_unique(exc, out)
+    if args.rate:
+        _print_rating(rating_of(steps), args.json, out)
+        return EXIT_OK
+    wording = Wording(m, puzzle.names)
+    describe_all(steps, wording)
+    shown = steps[:1] if args.hint else steps
+    width = len(str(len(shown)))
+    for k, step in enumerate(shown, 1):
+        if args.json:
+            out(json.dumps(step_json(k, step, wording.names, wording.label),
+                           ensure_ascii=False))
+        else:
+            out(f"{k:>{width}}. {step.text}")
+    if args.hint:
+        if not steps:
+            out("nothing to deduce: the givens settle every value")
+        return EXIT_OK
+    sol = m.solve()
+    if args.json:
+        out(json.dumps(puzzle.to_json(sol), ensure_ascii=False))
+    else:
+        if steps:
+            out("")
+        out(puzzle.render(sol))
+    return EXIT_OK
+
+
+def _print_rating(rating: Any, as_json: bool, out: Callable[[str], None],
+                  prefix: str = "") -> None:
+    if as_json:
+        data = {"unique": rating.unique, "grade": rating.grade, "score": rating.score,
+                "hardest": rating.hardest, "steps": rating.steps,
+                "techniques": rating.techniques}
+        if prefix:
+            data = {"puzzle": prefix, **data}
+        out(json.dumps(data))
+    elif prefix:
+        out(f"{prefix}: {rating}")
+    else:
+        out(f"grade: {rating.grade}")
+        out("unique: yes")
+        out(f"score: {rating.score}")
+        out(f"hardest step: {rating.hardest}")
+        counts = ", ".join(f"{n} {name}" for name, n in rating.techniques.items())
+        out(f"steps: {rating.steps} ({counts})")
+
+
+def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    """``conundrum rate [--as FAMILY] FILE``: grade one puzzle, or each line of a file of
+    one-line Sudokus."""
+    from importlib import import_module
+
+    from .cli import _format_error, read_text
+    from .explain.rating import rate
+    from .model.errors import ModelError
+
+    try:
+        text = read_text(args.file)
+        source = "standard input" if args.file == "-" else args.file
+        module = import_module(f".puzzles.{args.family}", __package__)
+        lines = [(i, line.strip()) for i, line in enumerate(text.split("\n"), 1)
+                 if line.strip() and not line.lstrip().startswith("#")]
+        one_liners = (args.family == "sudoku" and len(lines) > 1
+                      and all(any(len(f) in (16, 81) for f in line.split())
+                              for _, line in lines))
+        if not one_liners:
+            return _rate_one(module.parse(text, source), args, out)
+        status = EXIT_OK
+        for i, line in lines:
+            # a line may carry a name and a solution too (bench/data/hard9.txt): the
+            # puzzle is the 81 (or 16) character field
+            fields = line.split()
+            field = next((f for f in fields if len(f) in (16, 81)), fields[0])
+            name = fields[0] if fields[0] != field else f"line {i}"
+            rating = rate(module.parse(field, f"{source}, line {i}").model)
+            if not rating.unique:
+                status = EXIT_NOT_UNIQUE
+            _print_rating(rating, args.json, out, name)
+        return status
+    except PuzzleError as exc:
+        print(_format_error(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ModelError as exc:
+        print(f"conundrum: rate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _rate_one(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    args.rate, args.hint, args.explain = True, False, False
+    return explain_command(puzzle, args, out)
