@@ -25,6 +25,8 @@ FILE_COMMANDS = {
     "killer": "a Killer Sudoku (cage map and LABEL=SUM rules)",
     "kenken": "a KenKen (cage map and LABEL=TARGET OP rules)",
     "skyscrapers": "a Skyscrapers puzzle (clues around the grid)",
+    "kakuro": "a Kakuro (runs of white cells adding up to the clues)",
+    "nonogram": "a Nonogram (row and column clues of block lengths)",
 }
 N_COMMANDS = {"queens": "place N queens on an N x N board", "magic": "a magic square of order N"}
 def _solutions(k: int) -> str:
@@ -155,6 +157,25 @@ def build_parser() -> argparse.ArgumentParser:
     rate.add_argument("--as", dest="family", choices=sorted(FILE_COMMANDS), default="sudoku",
                       help="the puzzle family (default sudoku)")
     rate.add_argument("--json", action="store_true", help="each rating as one JSON line")
+    from .puzzles.generate import DIFFICULTIES, FAMILIES
+
+    gen = sub.add_parser("generate", help="make a puzzle with exactly one solution",
+                         description="Make a puzzle with exactly one solution and minimal "
+                         "clues (none can be taken away, no two cages merged, without a "
+                         "second solution), in the family's input format. The same seed "
+                         "gives the same puzzle. Exit status 1 when no puzzle of the asked "
+                         "difficulty was found in --attempts tries.")
+    gen.add_argument("family", choices=FAMILIES, metavar="FAMILY",
+                     help="one of " + ", ".join(FAMILIES))
+    gen.add_argument("--size", type=_positive_int, metavar="N",
+                     help="rows of the grid (default 9 for Sudoku and Killer, 6 for KenKen, "
+                     "5 for Futoshiki and Skyscrapers)")
+    gen.add_argument("--difficulty", choices=DIFFICULTIES,
+                     help="the grade to reach: " + ", ".join(DIFFICULTIES) + " (as --rate "
+                     "says; default: any)")
+    gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    gen.add_argument("--attempts", type=_positive_int, default=50, metavar="N",
+                     help="puzzles to try for --difficulty (default 50)")
     cfg = sub.add_parser("minizinc-config", help="the MiniZinc solver configuration",
                          description="Print the solver configuration (.msc) that lets "
                          "MiniZinc run conundrum, or install it where MiniZinc finds it.")
@@ -446,6 +467,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from .explaining import rate_command
 
         return _guarded(lambda: rate_command(args, out))
+    if args.command == "generate":
+        from .explaining import generate_command
+
+        return _guarded(lambda: generate_command(args, out))
     return _guarded(lambda: _puzzle_command(args, out))
 
 

@@ -1,7 +1,9 @@
-"""The command line's explanations: --explain, --hint, --rate and ``conundrum rate``.
+"""The command line's explanations: --explain, --hint, --rate, ``conundrum rate`` and
+``conundrum generate``.
 
-Like cli.py, this prints and chooses exit codes: 0 explained or rated, 1 no solution or more
-than one (an explanation leads to a unique solution), 2 bad input.
+Like cli.py, this prints and chooses exit codes: 0 explained, rated or made; 1 no solution
+or more than one (an explanation leads to a unique solution), or no generated puzzle of the
+asked grade; 2 bad input.
 """
 
 from __future__ import annotations
@@ -149,3 +151,19 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
 def _rate_one(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
     args.rate, args.hint, args.explain = True, False, False
     return explain_command(puzzle, args, out)
+
+
+def generate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    """``conundrum generate FAMILY [--size N] [--difficulty D] [--seed S]``."""
+    from .puzzles.generate import generate
+
+    try:
+        made = generate(args.family, args.size, args.difficulty, args.seed, args.attempts)
+    except ValueError as exc:
+        print(f"conundrum: generate: {exc}", file=sys.stderr)
+        return EXIT_NOT_UNIQUE if "try another seed" in str(exc) else EXIT_BAD_INPUT
+    what = "cages" if args.family in ("killer", "kenken") else "clues"
+    grade = f", {made.grade}" if made.grade else ""
+    out(f"# {args.family}, seed {args.seed}: {made.clues} {what}{grade}, one solution")
+    out(made.text.rstrip("\n"))
+    return EXIT_OK
