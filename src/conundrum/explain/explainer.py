@@ -155,16 +155,18 @@ class Explainer:
         return sub
 
     # ------------------------------------------------------------------ deductions
-    def pool(self, key: Key, domains: dict[int, set[int]], real: bool) -> list[Candidate]:
+    def pool(self, key: Key, domains: dict[int, set[int]], real: bool,
+             minimal: bool = True) -> list[Candidate]:
         """Every deduction on the constraints `key` under `domains`: groups of ruled-out
         values, each with a minimal set of facts. `real` steps rule out only values that
         are not in the solution (the only ones that can follow); a supposition's chain
-        (real False) may rule out any value, and looks for a contradiction first."""
+        (real False) may rule out any value, and looks for a contradiction first. Without
+        `minimal`, one candidate cites every fact of the scope (a quick draft)."""
         sub = self.subproblem(key)
         scope = [v.index for v in sub.variables]
         facts = self.facts(scope, domains)
         if not real and not sub.satisfiable(facts):
-            kept = sub.minimise(self._tiers(facts, None), None)
+            kept = sub.minimise(self._tiers(facts, None), None) if minimal else facts
             assert kept is not None
             return [Candidate(key, kept, [], contradiction=True)]
         fixed_values = {f.value for f in facts if f.equal}
@@ -173,6 +175,8 @@ class Explainer:
         # values already placed in the scope first: they are ruled out by one fact
         targets.sort(key=lambda t: (t.value not in fixed_values, t.var, t.value))
         entailed = sub.entailed(facts, targets)
+        if not minimal:
+            return [Candidate(key, facts, entailed)] if entailed else []
         candidates: list[Candidate] = []
         covered: set[Fact] = set()
         for t in entailed:
@@ -198,12 +202,13 @@ class Explainer:
         return [same, placed, rest + placed]
 
     def best(self, keys: Iterable[Key], domains: dict[int, set[int]], real: bool,
-             pools: dict[Key, list[Candidate]], stale: set[Key]) -> Candidate | None:
+             pools: dict[Key, list[Candidate]], stale: set[Key],
+             minimal: bool = True) -> Candidate | None:
         """The cheapest deduction on these keys (refreshing the stale ones' pools)."""
         best: Candidate | None = None
         for key in keys:
             if key in stale:
-                pools[key] = self.pool(key, domains, real)
+                pools[key] = self.pool(key, domains, real, minimal)
                 stale.discard(key)
             for cand in pools.get(key, ()):
                 if best is None or cand.cost() < best.cost():
@@ -264,28 +269,30 @@ class Explainer:
 
     def case_split(self) -> Step | None:
         """The shortest refutation, by single-constraint deductions, of one supposition
-        x = w among the first few that propagation refutes."""
+        x = w among the first few that propagation refutes. The chains are compared as
+        quick drafts (each deduction citing every fact in its scope); only the shortest is
+        then made of minimal steps."""
         whole = self.whole()
         facts = self.facts(self.domains, self.domains)
         suppositions = sorted((len(d), k, w) for k, d in self.domains.items() if len(d) > 1
                               for w in d if w != self.solution[k])
-        best: Step | None = None
+        best: tuple[tuple[int, int, int], Fact] | None = None
         tried = 0
         for _, k, w in suppositions:
             supposed = Fact(k, w, True)
             if not whole.refuted_by_propagation([*facts, supposed]):
                 continue
-            step = self.chain(supposed)
-            if step is None:
+            draft = self.chain(supposed, minimal=False)
+            if draft is None:
                 continue
             tried += 1
-            if best is None or _chain_cost(step) < _chain_cost(best):
-                best = step
+            if best is None or _chain_cost(draft) < best[0]:
+                best = (_chain_cost(draft), supposed)
             if tried >= CASE_SPLIT_TRIES:
                 break
-        return best
+        return None if best is None else self.chain(best[1])
 
-    def chain(self, supposed: Fact) -> Step | None:
+    def chain(self, supposed: Fact, minimal: bool = True) -> Step | None:
         """Single-constraint deductions under `supposed` until a contradiction, pruned to
         the links the contradiction needs; None if no contradiction is reached."""
         domains = {k: set(d) for k, d in self.domains.items()}
@@ -295,7 +302,7 @@ class Explainer:
         singles = [(pos,) for pos in self.scopes]
         links: list[Step] = []
         for _ in range(MAX_CHAIN):
-            cand = self.best(singles, domains, False, pools, stale)
+            cand = self.best(singles, domains, False, pools, stale, minimal)
             if cand is None:
                 return None
             link = self.step(cand, DEDUCTION, domains)
