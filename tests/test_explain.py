@@ -135,6 +135,35 @@ def test_a_naked_pair_is_named() -> None:
                              "the pair", known)
 
 
+def test_search_steps_are_refutation_trees_the_checker_replays() -> None:
+    """Supposing y = 0 makes three x != x' constraints over {1, 2} active: no single
+    constraint deduces anything, so the refutation splits on x1, and each branch ends in a
+    contradiction. The step is built at the start (as if nothing simpler were left)."""
+    from conundrum.explain.explainer import Explainer
+    from conundrum.explain.facts import SEARCH
+    from conundrum.explain.verify import Replay
+    from conundrum.explain.wording import Wording
+
+    m = cn.Model()
+    y = m.int_var(0, 1, "y")
+    x = m.int_vars("x1 x2 x3", 1, 2)
+    m.add(cn.implies(y == 0, x[0] != x[1]), label="c12")
+    m.add(cn.implies(y == 0, x[1] != x[2]), label="c23")
+    m.add(cn.implies(y == 0, x[0] != x[2]), label="c13")
+    m.add(cn.implies(y == 1, (x[0] == 1) & (x[1] == 2) & (x[2] == 1)), label="pick")
+    step = Explainer(m).search_step()
+    assert step.kind == SEARCH and step.assumption == Fact(y.index, 0, True)
+    assert not step.chain and [b.assumption for b in step.branches] == [
+        Fact(x[0].index, 1, True), Fact(x[0].index, 2, True)]
+    assert step.nodes == 3 and all(b.chain[-1].contradiction for b in step.branches)
+    Replay(m).check_search(step, "the tree")
+    text = Wording(m).step(step)
+    assert text.startswith("no case split on one supposition is left; suppose y = 0: x1 is 1 "
+                           "or 2: [if x1 = 1: ") and text.endswith("; so y ≠ 0")
+    with pytest.raises(ExplanationError, match="do not cover"):
+        Replay(m).check_search(dataclasses.replace(step, branches=step.branches[:1]), "cut")
+
+
 # ------------------------------------------------------------ the checker fails
 
 def test_the_checker_rejects_wrong_and_non_minimal_steps() -> None:

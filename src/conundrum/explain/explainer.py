@@ -292,36 +292,50 @@ class Explainer:
                 break
         return None if best is None else self.chain(best[1])
 
-    def chain(self, supposed: Fact, minimal: bool = True) -> Step | None:
-        """Single-constraint deductions under `supposed` until a contradiction, pruned to
-        the links the contradiction needs; None if no contradiction is reached."""
-        domains = {k: set(d) for k, d in self.domains.items()}
-        domains[supposed.var] = {supposed.value}
+    def deduce(self, domains: dict[int, set[int]], stale: set[Key], minimal: bool,
+               ) -> tuple[list[Step], bool]:
+        """Single-constraint deductions on hypothetical `domains` (changed in place), from
+        the constraints in `stale`, until one constraint has no solution left (True) or no
+        deduction is left (False)."""
         pools: dict[Key, list[Candidate]] = {}
-        stale = {key for key in self.keys_of_var.get(supposed.var, ()) if len(key) == 1}
         singles = [(pos,) for pos in self.scopes]
         links: list[Step] = []
         for _ in range(MAX_CHAIN):
             cand = self.best(singles, domains, False, pools, stale, minimal)
             if cand is None:
-                return None
+                return links, False
             link = self.step(cand, DEDUCTION, domains)
-            if not cand.contradiction:
-                self.apply(cand.removed, domains, stale)
-                stale.intersection_update(singles)
-                link.derived = derived_view(cand.removed, domains)
             links.append(link)
             if cand.contradiction:
-                break
-        else:
+                return links, True
+            self.apply(cand.removed, domains, stale)
+            stale.intersection_update(singles)
+            link.derived = derived_view(cand.removed, domains)
+        return links, False
+
+    def _supposing(self, supposed: Fact, domains: dict[int, set[int]],
+                   ) -> tuple[dict[int, set[int]], set[Key]]:
+        """A copy of `domains` with the supposition made, and the constraints it touches."""
+        hypothesis = {k: set(d) for k, d in domains.items()}
+        hypothesis[supposed.var] = {supposed.value}
+        return hypothesis, {key for key in self.keys_of_var.get(supposed.var, ())
+                            if len(key) == 1}
+
+    def chain(self, supposed: Fact, minimal: bool = True) -> Step | None:
+        """Single-constraint deductions under `supposed` until a contradiction, pruned to
+        the links the contradiction needs; None if no contradiction is reached."""
+        links, contradiction = self.deduce(*self._supposing(supposed, self.domains), minimal)
+        if not contradiction:
             return None
         links = self._needed(links, supposed)
-        real = [f for link in links for f in link.facts
-                if f != supposed and f.holds_in(self.domains[f.var])]
-        constraints = sorted({pos for link in links for pos in link.constraints})
-        return Step(removed=(supposed.negation(),), derived=(), constraints=tuple(constraints),
-                    facts=tuple(sorted(set(real))), kind=CASE_SPLIT, rank=5,
-                    assumption=supposed, chain=tuple(links))
+        return Step(removed=(supposed.negation(),), derived=(),
+                    constraints=_constraints_of([links]), facts=self._real_facts([links]),
+                    kind=CASE_SPLIT, rank=5, assumption=supposed, chain=tuple(links))
+
+    def _real_facts(self, chains: Iterable[Iterable[Step]]) -> tuple[Fact, ...]:
+        """The facts cited by these links that are known outside any supposition."""
+        return tuple(sorted({f for links in chains for link in links for f in link.facts
+                             if f.holds_in(self.domains[f.var])}))
 
     def _needed(self, links: list[Step], supposed: Fact) -> list[Step]:
         """The links the final contradiction depends on, in order."""
@@ -343,30 +357,48 @@ class Explainer:
         return kept
 
     def search_step(self) -> Step:
-        """The last resort: a search on the model refutes x = w for a variable with the
-        fewest candidates; constraints and facts are then shrunk to a minimal set."""
+        """The last resort, when no supposition is refuted by a chain alone: a refutation
+        tree. Suppose x = w (a variable with the fewest candidates); deduce; with no
+        contradiction yet, split on the variable with the fewest candidates left, each
+        value a branch that deduces and splits again, until every branch ends in a
+        contradiction. Every link is a minimal single-constraint deduction, so the checker
+        replays it as it replays a case split."""
         _, k, w = min((len(d), k, min(u for u in d if u != self.solution[k]))
                       for k, d in self.domains.items() if len(d) > 1)
-        target = Fact(k, w, False)
-        facts = self.facts(self.domains, self.domains)
-        key = tuple(sorted(self.scopes))
-        for pos in list(key):
-            trial = tuple(p for p in key if p != pos)
-            if trial and SubProblem([self.constraints[p] for p in trial]).entails(facts, target):
-                key = trial
-        sub = SubProblem([self.constraints[p] for p in key])
-        by_var: dict[int, list[Fact]] = {}
-        for f in facts:
-            by_var.setdefault(f.var, []).append(f)
-        for var in list(by_var):  # whole variables first: far fewer searches
-            trial_facts = [f for v, fs in by_var.items() if v != var for f in fs]
-            if sub.entails(trial_facts, target):
-                del by_var[var]
-        kept = sub.minimise([[f for fs in by_var.values() for f in fs]], target)
-        assert kept is not None
-        sub.entails(kept, target)
-        return Step(removed=(target,), derived=(), constraints=key, facts=tuple(kept),
-                    kind=SEARCH, rank=6, assumption=target.negation(), nodes=sub.nodes)
+        supposed = Fact(k, w, True)
+        root = Step(removed=(supposed.negation(),), derived=(), constraints=(), facts=(),
+                    kind=SEARCH, rank=6, assumption=supposed)
+        stack = [(root, *self._supposing(supposed, self.domains))]
+        nodes: list[Step] = []
+        while stack:
+            node, domains, stale = stack.pop()
+            nodes.append(node)
+            links, contradiction = self.deduce(domains, stale, True)
+            node.chain = tuple(links)
+            node.contradiction = contradiction
+            if contradiction:
+                continue
+            # the whole model has no solution here, so no variable is empty: split
+            _, y = min((len(d), v) for v, d in domains.items() if len(d) > 1)
+            branches = []
+            for u in sorted(domains[y]):
+                branch = Step(removed=(), derived=(), constraints=(), facts=(), kind=SEARCH,
+                              rank=6, assumption=Fact(y, u, True))
+                branches.append(branch)
+            node.branches = tuple(branches)
+            for branch in reversed(branches):
+                assert branch.assumption is not None
+                stack.append((branch, *self._supposing(branch.assumption, domains)))
+        chains = [node.chain for node in nodes]
+        root.constraints = _constraints_of(chains)
+        root.facts = self._real_facts(chains)
+        root.nodes = len(nodes)
+        return root
+
+
+def _constraints_of(chains: Iterable[Iterable[Step]]) -> tuple[int, ...]:
+    return tuple(sorted({pos for links in chains for link in links
+                         for pos in link.constraints}))
 
 
 def _rank(cand: Candidate, kind: str) -> int:

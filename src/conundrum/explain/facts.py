@@ -53,8 +53,11 @@ class Step:
       6 (search), see RANKS;
     - a case split or search step also has the ``assumption`` it refutes (``x = w``); a case
       split has the ``chain`` of single-constraint deductions under that assumption, the
-      last one ending in a contradiction (``contradiction`` True, nothing removed); a search
-      step the number of ``nodes`` of its refutation.
+      last one ending in a contradiction (``contradiction`` True, nothing removed). A search
+      step is a refutation tree: its ``chain`` of deductions under the supposition, then, if
+      that reaches no contradiction, ``branches``: one step per candidate of one variable
+      (its ``assumption`` is ``y = u``), each with its own chain and branches, every leaf
+      ending in a contradiction; ``nodes`` counts the tree's nodes.
 
     Every step is minimal: without any one of its constraints or facts, at least one of its
     removed values would no longer follow (for a contradiction: the cited constraints and
@@ -69,6 +72,7 @@ class Step:
     rank: int = 1
     assumption: Fact | None = None
     chain: tuple[Step, ...] = ()
+    branches: tuple[Step, ...] = ()
     contradiction: bool = False
     nodes: int = 0
     text: str = field(default="", compare=False)

@@ -10,6 +10,8 @@ For each step it checks that
 * it is minimal: without any one cited constraint or fact, some removed value no longer
   follows (a contradiction: the rest has a solution);
 * a case split's chain does the same under its supposition and ends in a contradiction;
+* a search step's refutation tree: every link holds under its suppositions, and every node
+  ends in a contradiction or branches on all the candidates left to one variable;
 
 and that the steps end with one value per variable, a solution of the whole model.
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from conundrum.check import Undefined, check_solution, evaluate
-from conundrum.explain.facts import CASE_SPLIT, Fact, Step
+from conundrum.explain.facts import CASE_SPLIT, SEARCH, Fact, Step
 from conundrum.model.expr import Expr, Var, postorder
 from conundrum.model.globals import AllDifferent
 
@@ -203,11 +205,46 @@ class Replay:
         if not step.chain[-1].contradiction:
             raise ExplanationError(f"{where}: the chain does not end in a contradiction")
 
+    def check_search(self, step: Step, where: str) -> None:
+        """A refutation tree: each node's links hold under its suppositions; a node either
+        ends in a contradiction or branches on every candidate left to one variable."""
+        supposed = step.assumption
+        if supposed is None or step.removed != (supposed.negation(),):
+            raise ExplanationError(f"{where}: a search step refutes its supposition")
+        if supposed.value not in self.domains[supposed.var]:
+            raise ExplanationError(f"{where} supposes {supposed}, which is already ruled out")
+        start = {k: set(d) for k, d in self.domains.items()}
+        start[supposed.var] = {supposed.value}
+        stack = [(step, start, where)]
+        while stack:
+            node, hypothesis, place = stack.pop()
+            for j, link in enumerate(node.chain, 1):
+                self.check_step(link, f"{place}, link {j}", hypothesis)
+                for r in link.removed:
+                    hypothesis[r.var].discard(r.value)
+            if node.chain and node.chain[-1].contradiction:
+                continue
+            if not node.branches:
+                raise ExplanationError(f"{place} neither ends in a contradiction nor branches")
+            split = {b.assumption.var for b in node.branches if b.assumption is not None}
+            values = {b.assumption.value for b in node.branches if b.assumption is not None}
+            if len(split) != 1 or values != hypothesis[next(iter(split))] or \
+                    len(values) != len(node.branches):
+                raise ExplanationError(f"{place}: the branches do not cover the candidates "
+                                       "of one variable")
+            for b in node.branches:
+                assert b.assumption is not None
+                branch = {k: set(d) for k, d in hypothesis.items()}
+                branch[b.assumption.var] = {b.assumption.value}
+                stack.append((b, branch, f"{place}, if {b.assumption}"))
+
     def run(self, steps: Sequence[Step]) -> None:
         for i, step in enumerate(steps, 1):
             where = f"step {i}"
             if step.kind == CASE_SPLIT:
                 self.check_case_split(step, where)
+            elif step.kind == SEARCH:
+                self.check_search(step, where)
             else:
                 self.check_step(step, where, self.domains)
             for r in step.removed:

@@ -94,10 +94,7 @@ class Wording:
         if step.kind == CASE_SPLIT:
             return self.case_split(step)
         if step.kind == SEARCH:
-            assert step.assumption is not None
-            return (f"no simpler step is left; suppose {self.fact(step.assumption)}: a search "
-                    f"of {step.nodes} nodes on {self._labels(step)} finds no solution, so "
-                    f"{self.fact(step.assumption.negation())}")
+            return self.search(step)
         if step.contradiction:
             return (f"contradiction: {self._labels(step)} cannot hold with "
                     f"{self.facts(step.facts)}")
@@ -183,6 +180,37 @@ class Wording:
 
         return {v.index for v in scope_of(self.constraints[pos])}
 
+    def search(self, step: Step) -> str:
+        """A refutation tree, branches in brackets: ``suppose x = 3: ...; y is 1 or 2:
+        [if y = 1: ...; contradiction ...] [if y = 2: ...]; so x ≠ 3``."""
+        assert step.assumption is not None
+        parts = [f"no case split on one supposition is left; suppose "
+                 f"{self.fact(step.assumption)}: "]
+        stack: list[tuple[str, object]] = [("node", step)]
+        while stack:
+            kind, item = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+                continue
+            node = item
+            assert isinstance(node, Step)
+            parts.append("; ".join(self.step(link) for link in node.chain))
+            if node.branches:
+                first = node.branches[0].assumption
+                assert first is not None
+                values = [str(b.assumption.value) for b in node.branches
+                          if b.assumption is not None]
+                parts.append(f"{'; ' if node.chain else ''}{self.names[first.var]} is "
+                             f"{' or '.join(values)}: ")
+                seq: list[tuple[str, object]] = []
+                for b in node.branches:
+                    assert b.assumption is not None
+                    seq += [("text", f"[if {self.fact(b.assumption)}: "), ("node", b),
+                            ("text", "] ")]
+                stack.extend(reversed(seq))
+        parts.append(f"; so {self.fact(step.assumption.negation())}")
+        return "".join(parts)
+
     def case_split(self, step: Step) -> str:
         assert step.assumption is not None
         links = "; ".join(self.step(link) for link in step.chain)
@@ -197,6 +225,7 @@ def describe_all(steps: Sequence[Step], wording: Wording) -> None:
         s = stack.pop()
         s.text = wording.step(s)
         stack.extend(s.chain)
+        stack.extend(s.branches)
 
 
 Describer = Callable[[Step], str]
