@@ -27,6 +27,11 @@ FILE_COMMANDS = {
     "skyscrapers": "a Skyscrapers puzzle (clues around the grid)",
     "kakuro": "a Kakuro (runs of white cells adding up to the clues)",
     "nonogram": "a Nonogram (row and column clues of block lengths)",
+    "takuzu": "a Takuzu / Binairo (0s and 1s, balanced, no three alike)",
+    "starbattle": "a Star Battle (stars per row, column and region, never touching)",
+    "hidato": "a Hidato (consecutive numbers in neighbouring cells, diagonals too)",
+    "numbrix": "a Numbrix (consecutive numbers side by side)",
+    "survo": "a Survo (1..m*n once each, given row and column sums)",
 }
 N_COMMANDS = {"queens": "place N queens on an N x N board", "magic": "a magic square of order N"}
 def _solutions(k: int) -> str:

@@ -100,7 +100,9 @@ class SubProblem:
         with self._facts(facts) as consistent:
             if not consistent:
                 return True
-            if target is None:
+            if target is None or target.var not in self.position:
+                # a variable the constraints do not mention is forced only when nothing
+                # is possible at all
                 return self._first([]) is None
             k = self.position[target.var]
             held = self.compiled.decision[k].contains(target.value)

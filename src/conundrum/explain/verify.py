@@ -60,6 +60,10 @@ def exists(constraints: Sequence[Expr], domains: dict[int, list[int]]) -> bool:
     for scope in sorted(scopes, key=len):
         order.extend(v for v in scope if v not in order)
     order.extend(v for v in sorted(domains) if v not in order)
+    # fewest values first: the cited facts and the tested value come first, so that a
+    # conflict among them shows at the top instead of below every other combination
+    rank = {v: k for k, v in enumerate(order)}
+    order.sort(key=lambda v: (len(domains[v]), rank[v]))
     n = len(order)
     if any(not domains[v] for v in order):
         return False

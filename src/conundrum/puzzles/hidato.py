@@ -1,0 +1,101 @@
+"""Hidato and Numbrix: fill the grid with 1, 2, ..., N (N the number of cells), each once,
+so that consecutive numbers are in neighbouring cells: any of the 8 neighbours for Hidato,
+one of the 4 beside for Numbrix.
+
+Format: one grid row per line, cells separated by spaces: a number (a given), ``.`` (to
+fill) or ``X`` (a hole, not part of the puzzle); lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+from .base import Puzzle, PuzzleError, draw_grid
+from .grid import check_text
+
+MAX_CELLS = 400
+
+KING = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+ROOK = ((-1, 0), (0, -1), (0, 1), (1, 0))
+
+
+def read(text: str, source: str) -> list[list[int | None | str]]:
+    """The grid: a given number, None for a cell to fill, 'X' for a hole."""
+    rows: list[list[int | None | str]] = []
+    for i, line in enumerate(check_text(text, source), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        row: list[int | None | str] = []
+        col = 0
+        for part in line.split(" "):
+            if part:
+                place = {"source": source, "line": i, "column": col + 1, "text": line}
+                if part == ".":
+                    row.append(None)
+                elif part in ("X", "x"):
+                    row.append("X")
+                elif part.isdigit() and len(part) <= 4:
+                    row.append(int(part))
+                else:
+                    raise PuzzleError(f"unexpected {part!r}: a cell is a number, '.' or 'X'",
+                                      **place)
+            col += len(part) + 1
+        rows.append(row)
+    if not rows:
+        raise PuzzleError("no grid: expected rows of numbers, '.' and 'X'", source=source)
+    width = len(rows[0])
+    for k, row in enumerate(rows, 1):
+        if len(row) != width:
+            raise PuzzleError(f"row {k} has {len(row)} cells, the first has {width}",
+                              source=source)
+    return rows
+
+
+def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what: str) -> Puzzle:
+    """A Hidato (king moves) or Numbrix (rook steps of one) puzzle."""
+    import conundrum as cn
+
+    rows = read(text, source)
+    cells = [(r, c) for r, row in enumerate(rows) for c, v in enumerate(row) if v != "X"]
+    n = len(cells)
+    if not 1 <= n <= MAX_CELLS:
+        raise PuzzleError(f"a {what} has 1 to {MAX_CELLS} cells; this one has {n}",
+                          source=source)
+    given = [v for row in rows for v in row if isinstance(v, int)]
+    for v in given:
+        if not 1 <= v <= n:
+            raise PuzzleError(f"{v} is not a number from 1 to {n} (the number of cells)",
+                              source=source)
+    if len(set(given)) != len(given):
+        twice = next(v for v in given if given.count(v) > 1)
+        raise PuzzleError(f"{twice} is given twice", source=source)
+    m = cn.Model()
+    var = {p: m.int_var(1, n, f"r{p[0] + 1}c{p[1] + 1}") for p in cells}
+    for (r, c), v in var.items():
+        if isinstance(rows[r][c], int):
+            m += v == rows[r][c]
+    m.add(cn.all_different(list(var.values())), label=f"1 to {n}, each once")
+    for (r, c), v in var.items():
+        near = [var[(r + dr, c + dc)] for dr, dc in moves if (r + dr, c + dc) in var]
+        name = f"r{r + 1}c{c + 1}"
+        m.add(cn.implies(v != n, cn.sum([u == v + 1 for u in near]) >= 1),
+              label=f"the number after {name}'s is next to it")
+        m.add(cn.implies(v != 1, cn.sum([u == v - 1 for u in near]) >= 1),
+              label=f"the number before {name}'s is next to it")
+    names = {v.index: f"r{r + 1}c{c + 1}" for (r, c), v in var.items()}
+
+    def grid(sol) -> list[list[int | None]]:
+        return [[sol[var[(r, c)]] if (r, c) in var else None for c in range(len(rows[0]))]
+                for r in range(len(rows))]
+
+    def render(sol) -> str:
+        shown = [["■" if v is None else str(v) for v in row] for row in grid(sol)]
+        return draw_grid(shown, len(shown), len(shown[0]))
+
+    def to_json(sol) -> dict:
+        return {"grid": grid(sol)}
+
+    return Puzzle(m, render, to_json, names)
+
+
+def parse(text: str, source: str = "") -> Puzzle:
+    """Parse a Hidato (consecutive numbers in any of the 8 neighbouring cells)."""
+    return parse_with(text, source, KING, "Hidato")
