@@ -48,6 +48,15 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
+        match = re.match(r"argument COMMAND: invalid choice: '(.*)' \(choose from (.*)\)$",
+                         message)
+        if match:  # the list of commands is long: name the closest instead
+            import difflib
+
+            commands = re.findall(r"'([^']*)'", match.group(2))
+            close = difflib.get_close_matches(match.group(1), commands, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            message = f"unknown command {match.group(1)!r}{hint}"
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
