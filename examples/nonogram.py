@@ -30,31 +30,11 @@ Clues = list[list[int]]
 
 
 def parse(text: str) -> tuple[Clues, Clues]:
-    """(row clues, column clues) from the file format described above."""
-    sections: list[Clues] = [[]]
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if line.startswith("#"):
-            continue
-        if not line:
-            if sections[-1]:
-                sections.append([])
-            continue
-        if line in ("0", "-"):
-            sections[-1].append([])
-            continue
-        try:
-            clue = [int(v) for v in line.split()]
-        except ValueError:
-            raise ValueError(f"line {number}: a clue is numbers separated by spaces: "
-                             f"{line!r}") from None
-        if any(v < 1 for v in clue):
-            raise ValueError(f"line {number}: block lengths are at least 1: {line!r}")
-        sections[-1].append(clue)
-    sections = [s for s in sections if s]
-    if len(sections) != 2:
-        raise ValueError("expected the row clues, a blank line, then the column clues")
-    return sections[0], sections[1]
+    """(row clues, column clues) from the file format described above (the reader of
+    `conundrum nonogram`, which names the line of a bad clue)."""
+    from conundrum.puzzles.nonogram import read
+
+    return read(text, "")
 
 
 def build(rows: Clues, columns: Clues) -> tuple[cn.Model, cn.Matrix]:
@@ -78,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             rows, columns = parse(Path(args.file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            print(f"nonogram: {args.file}: {exc}", file=sys.stderr)
+            where = exc.one_line() if hasattr(exc, "one_line") else str(exc)
+            print(f"nonogram: {args.file}: {where}", file=sys.stderr)
             return 2
     m, grid = build(rows, columns)
     solutions = list(m.solutions(limit=2))

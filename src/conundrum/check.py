@@ -35,6 +35,15 @@ class Undefined(Exception):
     """The assignment makes an operation undefined (division by zero, ...)."""
 
 
+def holds(constraint: object, assignment: dict[int, int]) -> bool:
+    """Whether a constraint holds under {variable index: value}; an undefined operation
+    (division by zero, ...) makes it false."""
+    try:
+        return bool(evaluate(constraint, assignment))
+    except Undefined:
+        return False
+
+
 def _num(x: int | Fraction) -> int | Fraction:
     if isinstance(x, Fraction) and x.denominator == 1:
         return x.numerator

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from conundrum.check import Undefined, evaluate
+from conundrum.check import holds
 from conundrum.explain.entail import SubProblem, scope_of
 from conundrum.explain.facts import (
     CASE_SPLIT,
@@ -91,12 +91,6 @@ def declared_domain(v: Var) -> list[int]:
     return values
 
 
-def _holds(c: Expr, assignment: dict[int, int]) -> bool:
-    try:
-        return bool(evaluate(c, assignment))
-    except Undefined:
-        return False
-
 
 class Explainer:
     """Explains one model; `run()` gives the steps."""
@@ -116,8 +110,8 @@ class Explainer:
                 self.scopes[pos] = scope
             elif scope:  # a given: x == 5, x != 0, ...
                 k = scope[0]
-                self.domains[k] = {a for a in self.domains[k] if _holds(c, {k: a})}
-            elif not _holds(c, {}):
+                self.domains[k] = {a for a in self.domains[k] if holds(c, {k: a})}
+            elif not holds(c, {}):
                 self.domains = {k: set() for k in self.domains}
         self.solution = self._unique_solution()
         self.keys_of_var: dict[int, list[Key]] = {}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from conundrum.check import Undefined, check_solution, evaluate
+from conundrum.check import check_solution, holds
 from conundrum.explain.facts import CASE_SPLIT, SEARCH, Fact, Step
 from conundrum.model.expr import Expr, Var, postorder
 from conundrum.model.globals import AllDifferent
@@ -45,12 +45,6 @@ def _plain_all_different(c: Expr) -> bool:
             and len({a.index for a in c.args}) == len(c.args))
 
 
-def _holds(c: Expr, values: dict[int, int]) -> bool:
-    try:
-        return bool(evaluate(c, values))
-    except Undefined:
-        return False
-
 
 def exists(constraints: Sequence[Expr], domains: dict[int, list[int]]) -> bool:
     """Whether some assignment of `domains` (every variable the constraints mention must
@@ -68,14 +62,14 @@ def exists(constraints: Sequence[Expr], domains: dict[int, list[int]]) -> bool:
     if any(not domains[v] for v in order):
         return False
     if n == 0:
-        return all(_holds(c, {}) for c in constraints)
+        return all(holds(c, {}) for c in constraints)
     depth = {v: d for d, v in enumerate(order)}
     complete_at: list[list[int]] = [[] for _ in range(n)]  # constraints to evaluate at d
     open_at: list[list[int]] = [[] for _ in range(n + 1)]  # unfinished constraints at d
     peers: list[list[int]] = [[] for _ in range(n)]  # earlier variables that must differ
     for k, (c, scope) in enumerate(zip(constraints, scopes)):
         if not scope:
-            if not _holds(c, {}):
+            if not holds(c, {}):
                 return False
             continue
         first, last = min(depth[v] for v in scope), max(depth[v] for v in scope)
@@ -99,7 +93,7 @@ def exists(constraints: Sequence[Expr], domains: dict[int, list[int]]) -> bool:
         for p in peers[d]:
             if values[p] == a:
                 return False
-        return all(_holds(constraints[k], values) for k in complete_at[d])
+        return all(holds(constraints[k], values) for k in complete_at[d])
 
     dead: set[tuple] = set()
     keys: list[tuple] = [key(0)] + [()] * n
@@ -141,7 +135,7 @@ class Replay:
             scope = _scope(c)
             if len(scope) == 1:
                 k = scope[0]
-                self.domains[k] = {a for a in self.domains[k] if _holds(c, {k: a})}
+                self.domains[k] = {a for a in self.domains[k] if holds(c, {k: a})}
 
     def cited_domains(self, variables: Iterable[int], facts: Sequence[Fact],
                       ) -> dict[int, list[int]]:

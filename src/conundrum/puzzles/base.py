@@ -109,6 +109,13 @@ _JUNCTION = {  # (up, down, left, right) -> box-drawing character
 }  # fmt: skip
 
 
+def draw_with_holes(grid: list[list[int | None]]) -> str:
+    """Draw a grid of numbers in a frame, ``■`` where a cell is not part of the puzzle
+    (None: a Kakuro block, a Hidato hole)."""
+    shown = [["■" if v is None else str(v) for v in row] for row in grid]
+    return draw_grid(shown, len(shown), len(shown[0]))
+
+
 def draw_regions(rows: list[list[str]], region: list[list[object]]) -> str:
     """Draw a grid of strings with lines only between cells of different regions (cages).
 

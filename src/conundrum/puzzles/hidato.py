@@ -8,7 +8,7 @@ fill) or ``X`` (a hole, not part of the puzzle); lines starting with ``#`` are c
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, draw_grid
+from .base import Puzzle, PuzzleError, draw_with_holes
 from .grid import check_text
 
 MAX_CELLS = 400
@@ -87,8 +87,7 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
                 for r in range(len(rows))]
 
     def render(sol) -> str:
-        shown = [["■" if v is None else str(v) for v in row] for row in grid(sol)]
-        return draw_grid(shown, len(shown), len(shown[0]))
+        return draw_with_holes(grid(sol))
 
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}

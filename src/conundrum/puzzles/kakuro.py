@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Puzzle, PuzzleError, draw_grid
+from .base import Puzzle, PuzzleError, draw_with_holes
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -129,8 +129,7 @@ def parse(text: str, source: str = "") -> Puzzle:
                 for r, row in enumerate(rows)]
 
     def render(sol) -> str:
-        shown = [["■" if v is None else str(v) for v in row] for row in grid(sol)]
-        return draw_grid(shown, len(shown), len(shown[0]))
+        return draw_with_holes(grid(sol))
 
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
