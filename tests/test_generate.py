@@ -5,6 +5,7 @@ neighbouring cages merged, for Killer and KenKen) gives a second solution."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -15,7 +16,8 @@ import pytest
 from conundrum.puzzles.generate import generate
 
 SEEDS = range(50)
-SMALL = {"sudoku": 4, "futoshiki": 4, "skyscrapers": 4, "killer": 4, "kenken": 4}
+SMALL = {"sudoku": 4, "futoshiki": 4, "skyscrapers": 4, "killer": 4, "kenken": 4,
+         "kakuro": 6}
 
 
 def solutions(family: str, text: str) -> list:
@@ -35,10 +37,11 @@ def clue_variants(family: str, text: str) -> list[str]:
     lines = text.split("\n")
     out = []
     for i, line in enumerate(lines):
-        if family == "skyscrapers":
-            # every number, clue or given, becomes "."
+        if family in ("skyscrapers", "kakuro"):
+            # every number, clue or given, becomes "." (a Kakuro sum goes: 12\7 -> \7)
+            blank = "" if family == "kakuro" else "."
             for m in re.finditer(r"\d+", line):
-                out.append("\n".join(lines[:i] + [line[:m.start()] + "." + line[m.end():]]
+                out.append("\n".join(lines[:i] + [line[:m.start()] + blank + line[m.end():]]
                                      + lines[i + 1:]))
             continue
         for j, ch in enumerate(line):
@@ -113,7 +116,7 @@ def test_fifty_seeds_give_unique_minimal_puzzles(family: str) -> None:
 
 
 @pytest.mark.parametrize(("family", "size"), [("sudoku", 9), ("kenken", 6), ("futoshiki", 6),
-                                              ("skyscrapers", 5)])
+                                              ("skyscrapers", 5), ("kakuro", 10)])
 def test_full_size_puzzles_are_unique_and_minimal(family: str, size: int) -> None:
     """(A 9x9 Killer takes minutes to check this way: each merged variant must show a
     second solution; the 50 seeds above check Killer's minimality at size 4.)"""
@@ -153,3 +156,28 @@ def test_cli_generate_reads_back_and_reports_what_it_cannot_do() -> None:
     assert r.returncode == 1 and "try another seed" in r.stderr
     r = cli("generate", "nonsense")
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+@pytest.mark.parametrize("size", [4, 5, 8, 12])
+def test_kakuro_layouts_are_symmetric_with_runs_of_two_to_five(size: int) -> None:
+    from conundrum.puzzles.generate_kakuro import MAX_RUN, layout, runs_of
+
+    assert MAX_RUN == 5  # as the README says
+    for seed in range(20):
+        white = layout(size, random.Random(seed))
+        assert white and all(0 < r < size and 0 < c < size for r, c in white)
+        assert {(size - r, size - c) for r, c in white} == white
+        runs = runs_of(white, size)
+        assert all(2 <= len(run) <= 5 for run in runs), (seed, runs)
+        # every white cell lies in one across and one down run
+        assert sorted(cell for run in runs for cell in run) == sorted(list(white) * 2)
+
+
+def test_cli_generates_a_kakuro_that_reads_back() -> None:
+    made = subprocess.run([sys.executable, "-m", "conundrum", "generate", "kakuro", "--seed",
+                           "3"], capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0 and made.stdout.startswith("# kakuro, seed 3: ")
+    back = subprocess.run([sys.executable, "-m", "conundrum", "kakuro", "-", "--unique"],
+                          input=made.stdout, capture_output=True, text=True, timeout=600)
+    assert back.returncode == 0 and back.stdout.rstrip().endswith("unique"), back.stdout
+    assert "not unique" not in back.stdout

@@ -183,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one of " + ", ".join(FAMILIES))
     gen.add_argument("--size", type=_positive_int, metavar="N",
                      help="rows of the grid (default 9 for Sudoku and Killer, 6 for KenKen, "
-                     "5 for Futoshiki and Skyscrapers)")
+                     "5 for Futoshiki and Skyscrapers, 8 for Kakuro counting its row and "
+                     "column of clues)")
     gen.add_argument("--difficulty", choices=DIFFICULTIES,
                      help="the grade to reach: " + ", ".join(DIFFICULTIES) + " (as --rate "
                      "says; default: any)")

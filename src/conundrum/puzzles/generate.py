@@ -7,6 +7,7 @@ value selection) and a set of clues that pins it down:
 * Sudoku: every cell given;
 * Futoshiki: every < between neighbours (plus givens if those are not enough);
 * Skyscrapers: every clue around the grid (plus givens if those are not enough);
+* Kakuro: a random layout and a filling whose run sums allow no other (generate_kakuro);
 * Killer and KenKen: every cell its own cage; their clues are the walls between cages.
   A merged cage has at most 5 cells (Killer: different digits) or 4 (KenKen, whose merge
   stands if any of its operations, + * and for two cells - /, keeps the puzzle unique).
@@ -31,13 +32,15 @@ from typing import Any
 
 from .base import PuzzleError, value_char
 
-FAMILIES = ("sudoku", "killer", "kenken", "futoshiki", "skyscrapers")
+FAMILIES = ("sudoku", "killer", "kenken", "futoshiki", "skyscrapers", "kakuro")
 DIFFICULTIES = ("easy", "medium", "hard", "fiendish")
-DEFAULT_SIZE = {"sudoku": 9, "killer": 9, "kenken": 6, "futoshiki": 5, "skyscrapers": 5}
+DEFAULT_SIZE = {"sudoku": 9, "killer": 9, "kenken": 6, "futoshiki": 5, "skyscrapers": 5,
+                "kakuro": 8}
 SIZES: dict[str, tuple[int, ...]] = {"sudoku": (4, 9, 16), "killer": (4, 9),
                                      "kenken": tuple(range(3, 10)),
                                      "futoshiki": tuple(range(3, 10)),
-                                     "skyscrapers": tuple(range(3, 8))}
+                                     "skyscrapers": tuple(range(3, 8)),
+                                     "kakuro": tuple(range(4, 13))}
 MAX_CAGE = {"killer": 5, "kenken": 4}
 # cage labels, in order of use: 96, enough for a 9x9 grid of one-cell cages
 LABELS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -303,13 +306,17 @@ def make_caged(family: str, n: int, rng: random.Random) -> tuple[str, int]:
 
 def make(family: str, n: int, rng: random.Random) -> tuple[str, int]:
     """One unique, minimal puzzle: its text and number of clues (cages for Killer and
-    KenKen)."""
+    KenKen, run sums for Kakuro)."""
     if family == "sudoku":
         return make_sudoku(n, rng)
     if family == "futoshiki":
         return make_futoshiki(n, rng)
     if family == "skyscrapers":
         return make_skyscrapers(n, rng)
+    if family == "kakuro":
+        from .generate_kakuro import make_kakuro
+
+        return make_kakuro(n, rng)
     return make_caged(family, n, rng)
 
 
