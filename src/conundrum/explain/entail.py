@@ -44,7 +44,6 @@ class SubProblem:
         # None: the constraints have no solution whatever the facts
         self.compiled: CompiledModel | None = compile_model(
             self.variables, list(constraints), keep_holes=True)
-        self.nodes = 0  # nodes of the last search
 
     @contextmanager
     def _facts(self, facts: Sequence[Fact]) -> Iterator[bool]:
@@ -77,16 +76,16 @@ class SubProblem:
 
     def _first(self, decision: list[tuple[int, int, int]]) -> list[int] | None:
         """A solution below the loaded facts and this decision, or None."""
-        assert self.compiled is not None
+        compiled = self.compiled
+        assert compiled is not None
         stats = SearchStats()
-        run = self.compiled.run(_OPTIONS, stats, time.perf_counter(), path=decision)
+        run = compiled.run(_OPTIONS, stats, time.perf_counter(), path=decision)
         try:
             for values in run:
                 return values
             return None
         finally:
             run.close()
-            self.nodes = stats.nodes
 
     def satisfiable(self, facts: Sequence[Fact]) -> bool:
         """Whether the constraints have a solution that keeps every fact."""
@@ -94,7 +93,6 @@ class SubProblem:
 
     def entails(self, facts: Sequence[Fact], target: Fact | None) -> bool:
         """Whether the facts force `target` (None: whether they leave no solution)."""
-        self.nodes = 0
         if self.compiled is None:
             return True
         with self._facts(facts) as consistent:
@@ -156,9 +154,12 @@ class SubProblem:
                     if f.equal and self.entails([f], target):
                         return [f]
                 kept = list(tier)
-                for f in list(kept):
-                    trial = [g for g in kept if g != f]
+                i = 0
+                while i < len(kept):
+                    trial = kept[:i] + kept[i + 1:]
                     if self.entails(trial, target):
                         kept = trial
+                    else:
+                        i += 1
                 return kept
         return None

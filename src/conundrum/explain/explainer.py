@@ -191,8 +191,9 @@ class Explainer:
         if target is None:
             return [facts]
         same = [f for f in facts if f.value == target.value]
-        placed = same + [f for f in facts if f.equal and f not in same]
-        rest = [f for f in facts if f not in placed]
+        placed = same + [f for f in facts if f.equal and f.value != target.value]
+        in_placed = set(placed)
+        rest = [f for f in facts if f not in in_placed]
         return [same, placed, rest + placed]
 
     def best(self, keys: Iterable[Key], domains: dict[int, set[int]], real: bool,

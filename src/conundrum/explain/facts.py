@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class Fact:
+class Fact(NamedTuple):
     """``var = value`` (``equal``) or ``var != value``; ``var`` is the variable's index in
-    its model."""
+    its model. (A named tuple: explanations compare and hash millions of facts.)"""
 
     var: int
     value: int

@@ -44,6 +44,8 @@ class CompiledModel:
 
     def phases(self, opts: SearchOptions) -> list[tuple[list[IntVar], str, str]]:
         """The options' search phases over this snapshot's engine variables."""
+        if not opts.phases:  # type: ignore[attr-defined]
+            return []
         index = {v.index: k for k, v in enumerate(self.variables)}
         phases = []
         for xs, var_select, value_select in opts.phases or ():  # type: ignore[attr-defined]
