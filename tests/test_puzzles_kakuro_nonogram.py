@@ -111,6 +111,19 @@ def test_the_nonogram_example_is_unique_and_explained() -> None:
     verify(puzzle.model, steps)
 
 
+def test_nonogram_steps_say_filled_and_empty() -> None:
+    from conundrum.explain.wording import Wording, describe_all
+
+    puzzle = nonogram.parse((EXAMPLES / "nonogram.txt").read_text())
+    steps = puzzle.model.explain()
+    describe_all(steps, Wording(puzzle.model, puzzle.names, value_words=puzzle.value_words))
+    assert steps[0].text == ("r5c1, r5c2, r5c3, r5c4, r5c5, r5c6, r5c7, r5c8, r5c9, r5c10 "
+                             "filled: by row 5 (10)")
+    assert all(" = " not in s.text and " ≠ " not in s.text for s in steps)
+    assert any(s.text.startswith("r1c1, ") and " empty: by column 1 (1) from r5c1 filled"
+               in s.text for s in steps)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("1 x\n\n1", "block lengths separated by spaces"),
     ("1\n1", "a blank line"),

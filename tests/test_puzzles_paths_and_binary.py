@@ -153,6 +153,17 @@ def test_examples_are_unique_and_explanations_replay(family: str) -> None:
     assert r.returncode == 0 and r.stdout.rstrip().endswith("\nunique"), r.stderr
 
 
+def test_star_battle_steps_say_starred_and_empty() -> None:
+    r = subprocess.run([sys.executable, "-m", "conundrum", "starbattle",
+                        str(EXAMPLES / "starbattle.txt"), "--explain"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    steps = r.stdout.split("\n\n")[0].splitlines()
+    assert steps[0] == " 1. r1c1, r1c2, r1c3, r1c5, r1c6 empty: by row 1 from r1c4 starred"
+    assert all(" = " not in line and " ≠ " not in line for line in steps)
+    assert any("starred: by region" in line for line in steps)
+
+
 @pytest.mark.parametrize(("module", "text", "message"), [
     (takuzu, "01\n1", "row 2 has 1 cells"),
     (takuzu, "012\n...\n...", "unexpected '2'"),

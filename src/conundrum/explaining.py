@@ -50,7 +50,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     from .explain.rating import rating_of
     from .explain.wording import Wording, describe_all
 
-    m = puzzle.model
+    m = puzzle.model if puzzle.explain_model is None else puzzle.explain_model
     try:
         steps = explain(m)
     except ExplainError as exc:
@@ -64,7 +64,8 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     if args.rate:
         _print_rating(rating_of(steps), args.json, out)
         return EXIT_OK
-    wording = Wording(m, puzzle.names)
+    wording = Wording(m, puzzle.names, reasons=puzzle.reasons,
+                      value_words=puzzle.value_words)
     describe_all(steps, wording)
     shown = steps[:1] if args.hint else steps
     width = len(str(len(shown)))
@@ -78,7 +79,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
         if not steps:
             out("nothing to deduce: the givens settle every value")
         return EXIT_OK
-    sol = m.solve()
+    sol = puzzle.model.solve()
     if args.json:
         out(json.dumps(puzzle.to_json(sol), ensure_ascii=False))
     else:

@@ -33,13 +33,19 @@ class Wording:
     """Names for a model's variables and constraints, and the text of its steps."""
 
     def __init__(self, model: object, names: dict[int, str] | None = None,
-                 labels: dict[int, str] | None = None) -> None:
+                 labels: dict[int, str] | None = None,
+                 reasons: dict[int, str] | None = None,
+                 value_words: dict[int, str] | None = None) -> None:
         self.constraints: list[Expr] = list(model.constraints)  # type: ignore[attr-defined]
         variables = model.variables  # type: ignore[attr-defined]
         self.names = {v.index: v.name or f"x{v.index}" for v in variables}
         self.names.update(names or {})
         self.labels = dict(getattr(model, "labels", {}) or {})
         self.labels.update(labels or {})
+        # why a constraint alone, with no earlier facts, settles a value (by position)
+        self.reasons = dict(reasons or {})
+        # the puzzle's words for the values of its cells: {1: "filled", 0: "empty"}
+        self.value_words = dict(value_words or {})
         self.declared = {v.index: (set(v.domain_values) if v.domain_values is not None
                                    else None, v.lo, v.hi) for v in variables}
 
@@ -47,11 +53,34 @@ class Wording:
     def label(self, pos: int) -> str:
         return self.labels.get(pos) or render(self.constraints[pos])
 
+    def _state(self, f: Fact) -> str | None:
+        """A fact about a two-valued cell in the puzzle's words (``filled``, ``empty``,
+        ``not a star``), or None when the puzzle has no word for it."""
+        value, equal = f.value, f.equal
+        if not equal:
+            values, lo, hi = self.declared[f.var]
+            both = values if values is not None else set(range(lo, hi + 1))
+            if len(both) == 2 and value in both:
+                value, equal = next(iter(both - {value})), True
+        word = self.value_words.get(value)
+        if word is None:
+            return None
+        return word if equal else f"not {word}"
+
     def fact(self, f: Fact) -> str:
+        state = self._state(f) if self.value_words else None
+        if state is not None:
+            return f"{self.names[f.var]} {state}"
         return f"{self.names[f.var]} {'=' if f.equal else '≠'} {f.value}"
 
     def facts(self, facts: Sequence[Fact]) -> str:
-        """Facts grouped per variable: ``a = 3, b ≠ 1, 2``."""
+        """Facts grouped per variable: ``a = 3, b ≠ 1, 2``; in a puzzle's words, grouped
+        per state: ``r1c1, r1c2 filled; r1c3 empty``."""
+        if self.value_words and all(self._state(f) is not None for f in facts):
+            by_state: dict[str, list[str]] = {}
+            for f in facts:
+                by_state.setdefault(str(self._state(f)), []).append(self.names[f.var])
+            return "; ".join(f"{', '.join(cells)} {state}" for state, cells in by_state.items())
         parts: list[str] = []
         by_var: dict[int, list[Fact]] = {}
         for f in facts:
@@ -98,6 +127,9 @@ class Wording:
         if step.contradiction:
             return (f"contradiction: {self._labels(step)} cannot hold with "
                     f"{self.facts(step.facts)}")
+        if len(step.constraints) == 1 and not step.facts and \
+                step.constraints[0] in self.reasons:
+            return f"{self.facts(self._derived(step))}: {self.reasons[step.constraints[0]]}"
         if len(step.constraints) == 1:
             c = self.constraints[step.constraints[0]]
             if isinstance(c, AllDifferent):

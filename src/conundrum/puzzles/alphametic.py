@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .base import Puzzle, PuzzleError
+from .columns import add_columns, addition
 
 MAX_WORD = 60  # letters in one word
 MAX_NUMBER = 100  # digits in one literal
@@ -328,7 +329,6 @@ def digit_str(value: int) -> str:
 
 def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
     """Build the puzzle for the equations in ``sources`` (PuzzleError on bad input)."""
-    import conundrum as cn
 
     opt = options or Options()
     if not 2 <= opt.base <= 36:
@@ -358,6 +358,39 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
                 chars = _chars(w.text)
                 if len(chars) > 1:
                     leading.add(chars[0])
+    m, var = _letters_model(letters, leading, lo, hi, opt)
+    for eq in eqs:
+        m += _build(eq, var, m, opt)
+    explained, reasons = None, {}
+    sums = addition(eqs[0].tree) if len(eqs) == 1 and opt.digits is None else None
+    if sums is not None:
+        # explanations reason column by column, with carries, as people do
+        explained, columns_var = _letters_model(letters, leading, lo, hi, opt)
+        addends, total = sums
+        reasons = add_columns(explained, columns_var, [_chars(w) for w in addends],
+                              _chars(total), opt.base)
+
+    def values(sol) -> dict[str, int]:
+        return {ch: sol[var[ch]] for ch in letters}
+
+    def render(sol) -> str:
+        vals = values(sol)
+        lines = [_substitute(eq, vals, opt.base) for eq in eqs]
+        if letters:
+            width = [max(len(ch), len(str(vals[ch]))) for ch in letters]
+            lines.append(" ".join(ch.rjust(w) for ch, w in zip(letters, width, strict=True)))
+            lines.append(" ".join(str(vals[ch]).rjust(w)
+                                  for ch, w in zip(letters, width, strict=True)))
+        return "\n".join(lines)
+
+    return Puzzle(m, render, values, explain_model=explained, reasons=reasons)
+
+
+def _letters_model(letters: list[str], leading: set[str], lo: int, hi: int, opt: Options):
+    """A model with one variable per letter (a leading letter is not 0 unless allowed), the
+    --fix values and, unless --no-distinct, all letters different."""
+    import conundrum as cn
+
     m = cn.Model()
     var = {}
     for ch in letters:
@@ -377,23 +410,7 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
         m += var[name] == value
     if opt.distinct and len(letters) > 1:
         m += cn.all_different([var[ch] for ch in letters])
-    for eq in eqs:
-        m += _build(eq, var, m, opt)
-
-    def values(sol) -> dict[str, int]:
-        return {ch: sol[var[ch]] for ch in letters}
-
-    def render(sol) -> str:
-        vals = values(sol)
-        lines = [_substitute(eq, vals, opt.base) for eq in eqs]
-        if letters:
-            width = [max(len(ch), len(str(vals[ch]))) for ch in letters]
-            lines.append(" ".join(ch.rjust(w) for ch, w in zip(letters, width, strict=True)))
-            lines.append(" ".join(str(vals[ch]).rjust(w)
-                                  for ch, w in zip(letters, width, strict=True)))
-        return "\n".join(lines)
-
-    return Puzzle(m, render, values)
+    return m, var
 
 
 def _substitute(eq: Equation, vals: dict[str, int], base: int) -> str:

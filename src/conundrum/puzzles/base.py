@@ -62,6 +62,14 @@ class Puzzle:
     render: Callable[[Any], str]  # Solution -> text for people (may span lines)
     to_json: Callable[[Any], dict]  # Solution -> JSON-ready dict
     names: dict[int, str] = field(default_factory=dict)  # variable index -> name in steps
+    # the model explanations reason over when it is not `model` (same solutions, in the
+    # terms people use: an alphametic's columns and carries), and the reason, per constraint
+    # position in it, that a constraint alone settles a value ("a carry into a new leading
+    # digit is 1")
+    explain_model: Any = None
+    reasons: dict[int, str] = field(default_factory=dict)
+    # the puzzle's words for cell values in explanations: {1: "filled", 0: "empty"}
+    value_words: dict[int, str] = field(default_factory=dict)
 
 
 def value_char(value: int) -> str:

@@ -81,4 +81,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": picture(sol)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json, names, value_words={1: "filled", 0: "empty"})

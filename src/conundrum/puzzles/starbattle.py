@@ -86,4 +86,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json, names, value_words={1: "starred", 0: "empty"})
