@@ -164,3 +164,19 @@ def test_real_command_prints_nothing_extra_when_not_a_terminal():
     r = subprocess.run(cmd + ["queens", "8", "--count"], capture_output=True, text=True,
                        timeout=120)
     assert (r.returncode, r.stdout, r.stderr) == (0, "92\n", "")
+
+
+def test_version_names_the_release_the_engine_and_python() -> None:
+    import platform
+    import tomllib
+
+    import conundrum
+
+    r = subprocess.run([sys.executable, "-m", "conundrum", "--version"], capture_output=True,
+                       text=True, timeout=60)
+    engine = "compiled engine" if conundrum.COMPILED else "pure-Python engine"
+    assert r.returncode == 0 and r.stdout == (
+        f"conundrum {conundrum.__version__} ({engine}, Python {platform.python_version()})\n")
+    # the release number is written twice until packaging reads it from one place
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == conundrum.__version__

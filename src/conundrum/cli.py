@@ -82,6 +82,16 @@ def _method(text: str) -> str:
     return text
 
 
+def _version() -> str:
+    """``conundrum 0.1.0 (compiled engine, Python 3.11.2)``: what a bug report needs."""
+    import platform
+
+    import conundrum
+
+    engine = "compiled engine" if conundrum.COMPILED else "pure-Python engine"
+    return f"conundrum {conundrum.__version__} ({engine}, Python {platform.python_version()})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one sub-command per puzzle family, common search options."""
     common = _Parser(add_help=False)
@@ -129,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="conundrum", description="Solve puzzles with constraint "
                      "programming. Exit status: 0 solved, 1 no solution, 2 bad input, "
                      "3 a limit stopped the search.")
+    parser.add_argument("--version", action="version", version=_version(),
+                        help="print the version, the engine (compiled or pure Python) and "
+                        "the Python version, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     alpha = sub.add_parser("alphametic", parents=[common], help="alphametics and equations",
                            description="Solve alphametics and equation puzzles, e.g. "
