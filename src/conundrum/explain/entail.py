@@ -76,10 +76,9 @@ class SubProblem:
 
     def _first(self, decision: list[tuple[int, int, int]]) -> list[int] | None:
         """A solution below the loaded facts and this decision, or None."""
-        compiled = self.compiled
-        assert compiled is not None
+        assert self.compiled is not None
         stats = SearchStats()
-        run = compiled.run(_OPTIONS, stats, time.perf_counter(), path=decision)
+        run = self.compiled.run(_OPTIONS, stats, time.perf_counter(), path=decision)
         try:
             for values in run:
                 return values

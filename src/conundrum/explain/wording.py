@@ -54,8 +54,8 @@ class Wording:
         return self.labels.get(pos) or render(self.constraints[pos])
 
     def _state(self, f: Fact) -> str | None:
-        """A fact about a two-valued cell in the puzzle's words (``filled``, ``empty``,
-        ``not a star``), or None when the puzzle has no word for it."""
+        """A fact in the puzzle's words (``filled``, ``empty``; ``x ≠ 1`` on a two-valued
+        cell is the other value's word), or None when the puzzle has no word for it."""
         value, equal = f.value, f.equal
         if not equal:
             values, lo, hi = self.declared[f.var]
@@ -76,10 +76,11 @@ class Wording:
     def facts(self, facts: Sequence[Fact]) -> str:
         """Facts grouped per variable: ``a = 3, b ≠ 1, 2``; in a puzzle's words, grouped
         per state: ``r1c1, r1c2 filled; r1c3 empty``."""
-        if self.value_words and all(self._state(f) is not None for f in facts):
+        states = [self._state(f) for f in facts] if self.value_words else [None]
+        if None not in states:
             by_state: dict[str, list[str]] = {}
-            for f in facts:
-                by_state.setdefault(str(self._state(f)), []).append(self.names[f.var])
+            for f, state in zip(facts, states, strict=True):
+                by_state.setdefault(str(state), []).append(self.names[f.var])
             return "; ".join(f"{', '.join(cells)} {state}" for state, cells in by_state.items())
         parts: list[str] = []
         by_var: dict[int, list[Fact]] = {}

@@ -48,7 +48,7 @@ class CompiledModel:
             return []
         index = {v.index: k for k, v in enumerate(self.variables)}
         phases = []
-        for xs, var_select, value_select in opts.phases or ():  # type: ignore[attr-defined]
+        for xs, var_select, value_select in opts.phases:  # type: ignore[attr-defined]
             missing = [v for v in xs if v.index not in index]
             if missing:
                 raise ModelError(f"phases: variable {missing[0].name or missing[0].index!r} "

@@ -329,7 +329,6 @@ def digit_str(value: int) -> str:
 
 def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
     """Build the puzzle for the equations in ``sources`` (PuzzleError on bad input)."""
-
     opt = options or Options()
     if not 2 <= opt.base <= 36:
         raise PuzzleError(f"--base must be between 2 and 36, got {opt.base}")

@@ -72,6 +72,21 @@ class Puzzle:
     value_words: dict[int, str] = field(default_factory=dict)
 
 
+def cell_name(r: int, c: int) -> str:
+    """How explanations name the cell in row r, column c (0-based): r1c1 is the top left."""
+    return f"r{r + 1}c{c + 1}"
+
+
+def cell_names(x: Any) -> dict[int, str]:
+    """Explanation names of a grid's variables, by variable index."""
+    return {v.index: cell_name(r, c) for r, row in enumerate(x.rows) for c, v in enumerate(row)}
+
+
+def values(sol: Any, x: Any) -> list[list[int]]:
+    """The solution's matrix as lists of ints."""
+    return [[sol[v] for v in row] for row in x.rows]
+
+
 def value_char(value: int) -> str:
     """The one-character spelling of a cell value: 1-9, then A=10, B=11, ... Z=35."""
     if 0 <= value <= 9:

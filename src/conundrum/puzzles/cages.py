@@ -17,9 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Puzzle, PuzzleError, draw_regions
+from .base import Puzzle, PuzzleError, cell_names, draw_regions, values
 from .grid import check_text
-from .latin import cell_names, values
 
 _RULE = re.compile(r"(\S)\s*=\s*(\S+)")
 OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "x": "*", "/": "/", "÷": "/", ":": "/"}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_clues, read_relations
-from .latin import cell_names, draw_relations, latin_model, post_grid, values
+from .latin import draw_relations, latin_model, post_grid
 
 MAX_SIZE = 35
 

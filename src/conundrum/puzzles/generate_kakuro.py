@@ -122,14 +122,10 @@ def _fillings(text: str) -> Iterator[dict[Cell, int]]:
     from .kakuro import parse
 
     puzzle = parse(text, "generated")
-    by_name = {name: index for index, name in puzzle.names.items()}
-    cells = {}
-    for name, index in by_name.items():
-        r, c = name[1:].split("c")
-        cells[(int(r) - 1, int(c) - 1)] = index
-    variables = puzzle.model.variables
     for sol in puzzle.model.solutions(limit=2):
-        yield {cell: sol[variables[index]] for cell, index in cells.items()}
+        grid = puzzle.to_json(sol)["grid"]
+        yield {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row)
+               if v is not None}
 
 
 def rectangles(runs: list[list[Cell]]) -> list[tuple[Cell, Cell, Cell, Cell]]:

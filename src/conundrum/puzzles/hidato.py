@@ -8,7 +8,7 @@ fill) or ``X`` (a hole, not part of the puzzle); lines starting with ``#`` are c
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, draw_with_holes
+from .base import Puzzle, PuzzleError, cell_name, draw_with_holes
 from .grid import check_text
 
 MAX_CELLS = 400
@@ -68,19 +68,19 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
         twice = next(v for v in given if given.count(v) > 1)
         raise PuzzleError(f"{twice} is given twice", source=source)
     m = cn.Model()
-    var = {p: m.int_var(1, n, f"r{p[0] + 1}c{p[1] + 1}") for p in cells}
+    # the variables are named as explanations name cells
+    var = {p: m.int_var(1, n, cell_name(*p)) for p in cells}
     for (r, c), v in var.items():
         if isinstance(rows[r][c], int):
             m += v == rows[r][c]
     m.add(cn.all_different(list(var.values())), label=f"1 to {n}, each once")
     for (r, c), v in var.items():
         near = [var[(r + dr, c + dc)] for dr, dc in moves if (r + dr, c + dc) in var]
-        name = f"r{r + 1}c{c + 1}"
+        name = cell_name(r, c)
         m.add(cn.implies(v != n, cn.sum([u == v + 1 for u in near]) >= 1),
               label=f"the number after {name}'s is next to it")
         m.add(cn.implies(v != 1, cn.sum([u == v - 1 for u in near]) >= 1),
               label=f"the number before {name}'s is next to it")
-    names = {v.index: f"r{r + 1}c{c + 1}" for (r, c), v in var.items()}
 
     def grid(sol) -> list[list[int | None]]:
         return [[sol[var[(r, c)]] if (r, c) in var else None for c in range(len(rows[0]))]
@@ -92,7 +92,7 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json)
 
 
 def parse(text: str, source: str = "") -> Puzzle:

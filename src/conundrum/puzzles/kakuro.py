@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Puzzle, PuzzleError, draw_with_holes
+from .base import Puzzle, PuzzleError, cell_name, draw_with_holes
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -110,14 +110,9 @@ def parse(text: str, source: str = "") -> Puzzle:
 
     rows, runs = read(text, source)
     m = cn.Model()
-    cell = {}
-    names = {}
-    for r, row in enumerate(rows):
-        for c, tok in enumerate(row):
-            if tok == ".":
-                v = m.int_var(1, 9, f"r{r + 1}c{c + 1}")
-                cell[(r, c)] = v
-                names[v.index] = f"r{r + 1}c{c + 1}"
+    # the variables are named as explanations name cells
+    cell = {(r, c): m.int_var(1, 9, cell_name(r, c)) for r, row in enumerate(rows)
+            for c, tok in enumerate(row) if tok == "."}
     for run in runs:
         xs = [cell[p] for p in run.cells]
         m.add(cn.sum(xs) == run.total, label=run.label)
@@ -134,4 +129,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import draw_grid, value_char
+from .base import cell_name, draw_grid, value_char
 from .grid import Grid
 
 
@@ -28,16 +28,6 @@ def latin_model(n: int, box: tuple[int, int] | None = None) -> tuple[Any, Any]:
     return m, x
 
 
-def cell_name(r: int, c: int) -> str:
-    """How explanations name the cell in row r, column c (0-based): r1c1 is the top left."""
-    return f"r{r + 1}c{c + 1}"
-
-
-def cell_names(x: Any) -> dict[int, str]:
-    """Explanation names of a grid's variables, by variable index."""
-    return {v.index: cell_name(r, c) for r, row in enumerate(x.rows) for c, v in enumerate(row)}
-
-
 def post_grid(m: Any, x: Any, grid: Grid) -> None:
     """Post the givens and the < relations of a parsed grid."""
     for r, row in enumerate(grid.clues):
@@ -47,11 +37,6 @@ def post_grid(m: Any, x: Any, grid: Grid) -> None:
     for rel in grid.relations:
         (a, b), (c, d) = rel.small, rel.large
         m.add(x[a][b] < x[c][d], label=f"{cell_name(a, b)} < {cell_name(c, d)}")
-
-
-def values(sol: Any, x: Any) -> list[list[int]]:
-    """The solution's matrix as lists of ints."""
-    return [[sol[v] for v in row] for row in x.rows]
 
 
 def draw_values(vals: list[list[int]], box: tuple[int, int] | None) -> str:

@@ -9,7 +9,7 @@ clues, one line per column (left to right). A clue is its block lengths separate
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_text
 
 MAX_SIZE = 100
@@ -69,16 +69,10 @@ def parse(text: str, source: str = "") -> Puzzle:
     for k, (line, clue) in enumerate(zip(grid.columns, columns), 1):
         m.add(cn.regular(line, *cn.pattern_automaton(clue)),
               label=f"column {k} ({' '.join(map(str, clue)) or '0'})")
-    names = {v.index: f"r{r + 1}c{c + 1}" for r, row in enumerate(grid.rows)
-             for c, v in enumerate(row)}
-
-    def picture(sol) -> list[list[int]]:
-        return [[sol[v] for v in row] for row in grid.rows]
-
     def render(sol) -> str:
-        return "\n".join("".join("#" if v else "." for v in row) for row in picture(sol))
+        return "\n".join("".join("#" if v else "." for v in row) for row in values(sol, grid))
 
     def to_json(sol) -> dict:
-        return {"grid": picture(sol)}
+        return {"grid": values(sol, grid)}
 
-    return Puzzle(m, render, to_json, names, value_words={1: "filled", 0: "empty"})
+    return Puzzle(m, render, to_json, cell_names(grid), value_words={1: "filled", 0: "empty"})

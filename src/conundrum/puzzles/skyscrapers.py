@@ -12,9 +12,9 @@ all separated by spaces; ``.`` is no clue (or an empty cell)::
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_text
-from .latin import cell_names, draw_values, latin_model, values
+from .latin import draw_values, latin_model
 
 MAX_SIZE = 12
 

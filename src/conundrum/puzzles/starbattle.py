@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -73,17 +73,11 @@ def parse(text: str, source: str = "") -> Puzzle:
         for c in range(n - 1):
             m.add(cn.sum(x[r:r + 2, c:c + 2].flat) <= 1,
                   label=f"r{r + 1}c{c + 1}-r{r + 2}c{c + 2} (stars do not touch)")
-    names = {v.index: f"r{r + 1}c{c + 1}" for r, row in enumerate(x.rows)
-             for c, v in enumerate(row)}
-
-    def grid(sol) -> list[list[int]]:
-        return [[sol[v] for v in row] for row in x.rows]
-
     def render(sol) -> str:
         return "\n".join(" ".join("*" if v else rows[r][c] for c, v in enumerate(row))
-                         for r, row in enumerate(grid(sol)))
+                         for r, row in enumerate(values(sol, x)))
 
     def to_json(sol) -> dict:
-        return {"grid": grid(sol)}
+        return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, names, value_words={1: "starred", 0: "empty"})
+    return Puzzle(m, render, to_json, cell_names(x), value_words={1: "starred", 0: "empty"})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from math import isqrt
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_clues, looks_like_relation_grid, read_plain, read_relations
-from .latin import cell_names, draw_values, latin_model, post_grid, values
+from .latin import draw_values, latin_model, post_grid
 
 SIZES = (4, 9, 16, 25)
 

@@ -8,7 +8,7 @@ comments.
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, draw_grid
+from .base import Puzzle, PuzzleError, cell_names, draw_grid, values
 from .grid import check_text
 
 MAX_CELLS = 100
@@ -70,16 +70,10 @@ def parse(text: str, source: str = "") -> Puzzle:
         m.add(cn.sum(x.rows[r]) == s, label=f"row {r + 1} (sum {s})")
     for c, s in enumerate(col_sums):
         m.add(cn.sum(x.columns[c]) == s, label=f"column {c + 1} (sum {s})")
-    names = {v.index: f"r{r + 1}c{c + 1}" for r, row in enumerate(x.rows)
-             for c, v in enumerate(row)}
-
-    def grid(sol) -> list[list[int]]:
-        return [[sol[v] for v in row] for row in x.rows]
-
     def render(sol) -> str:
-        return draw_grid([[str(v) for v in row] for row in grid(sol)], rows, cols)
+        return draw_grid([[str(v) for v in row] for row in values(sol, x)], rows, cols)
 
     def to_json(sol) -> dict:
-        return {"grid": grid(sol)}
+        return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json, cell_names(x))

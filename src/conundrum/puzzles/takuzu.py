@@ -8,7 +8,7 @@ Format: one line per row, a character per cell: ``0``, ``1`` or ``.`` for an emp
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -68,16 +68,10 @@ def parse(text: str, source: str = "") -> Puzzle:
             for j in range(i + 1, n):
                 m.add(cn.sum([a != b for a, b in zip(group[i], group[j])]) >= 1,
                       label=f"{kind} {i + 1} and {j + 1} differ")
-    names = {v.index: f"r{r + 1}c{c + 1}" for r, row in enumerate(x.rows)
-             for c, v in enumerate(row)}
-
-    def grid(sol) -> list[list[int]]:
-        return [[sol[v] for v in row] for row in x.rows]
-
     def render(sol) -> str:
-        return "\n".join(" ".join(str(v) for v in row) for row in grid(sol))
+        return "\n".join(" ".join(str(v) for v in row) for row in values(sol, x))
 
     def to_json(sol) -> dict:
-        return {"grid": grid(sol)}
+        return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, names)
+    return Puzzle(m, render, to_json, cell_names(x))
