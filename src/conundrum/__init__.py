@@ -15,6 +15,7 @@ environment variable CONUNDRUM_PURE=1 selects the pure-Python reference (same an
 """
 
 import os
+from typing import TYPE_CHECKING
 
 if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is imported
     from conundrum._pure import use_pure_sources
@@ -22,7 +23,7 @@ if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is impor
     use_pure_sources()
 
 from conundrum.model.errors import ModelError, WorkerError  # noqa: E402
-from conundrum.model.expr import Expr, Var  # noqa: E402
+from conundrum.model.expr import Expr, ExprLike, Operands, Var  # noqa: E402
 from conundrum.model.globals import (  # noqa: E402
     all_different,
     all_different_except_0,
@@ -59,28 +60,19 @@ from conundrum.model.globals import (  # noqa: E402
     value_precede,
 )
 from conundrum.model.matrix import Matrix  # noqa: E402
-from conundrum.model.model import Model, Solution  # noqa: E402
+from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
+from conundrum.model.options import SearchKeywords  # noqa: E402
 from conundrum.search.methods import bbs, lds  # noqa: E402
 from conundrum.search.stats import SearchStats  # noqa: E402
 
 __version__ = "0.1.0"
 
-# whether the engine running here is the compiled one (its modules are extension modules)
-COMPILED = not str(getattr(__import__("sys").modules[SearchStats.__module__], "__file__",
-                           ".py")).endswith(".py")
-
-
-def __getattr__(name: str) -> object:
-    # SearchOptions lives with the search, which is imported at the first solve.
-    if name == "SearchOptions":
-        from conundrum.search.dfs import SearchOptions
-
-        return SearchOptions
-    raise AttributeError(f"module 'conundrum' has no attribute {name!r}")
-
+# The public names: `from conundrum import *` and type checkers (which, under --strict,
+# see only what a package exports explicitly) both read this list.
 __all__ = [
-    "COMPILED", "Expr", "Matrix", "Model", "ModelError", "SearchOptions", "SearchStats",
-    "Solution", "Var", "WorkerError",
+    "COMPILED", "Constraints", "Expr", "ExprLike", "Matrix", "Model", "ModelError", "Operands",
+    "SearchKeywords", "SearchOptions", "SearchStats", "Solution", "ValueSelect", "Var",
+    "VarSelect", "WorkerError", "__version__",
     "all_different", "all_different_except_0", "all_equal", "among", "arg_max", "arg_min",
     "at_least", "at_most", "bbs", "bin_packing", "circuit", "count", "cumulative",
     "decreasing", "element", "exact_div", "global_cardinality", "implies", "increasing",
@@ -88,3 +80,25 @@ __all__ = [
     "no_overlap_2d", "nvalue", "pattern_automaton", "regular", "subcircuit", "sum", "table",
     "value_precede",
 ]
+
+# whether the engine running here is the compiled one (its modules are extension modules)
+COMPILED = not str(getattr(__import__("sys").modules[SearchStats.__module__], "__file__",
+                           ".py")).endswith(".py")
+
+
+if TYPE_CHECKING:
+    from conundrum.search.dfs import SearchOptions
+    from conundrum.search.selectors import ValueSelect, VarSelect
+
+
+def __getattr__(name: str) -> object:
+    # These live with the search, which is imported at the first solve, not here.
+    if name == "SearchOptions":
+        from conundrum.search.dfs import SearchOptions
+
+        return SearchOptions
+    if name in ("VarSelect", "ValueSelect"):
+        from conundrum.search import selectors
+
+        return getattr(selectors, name)
+    raise AttributeError(f"module 'conundrum' has no attribute {name!r}")

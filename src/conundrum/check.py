@@ -9,7 +9,9 @@ assignment invalid.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from conundrum.model.expr import (
     Abs,
@@ -93,7 +95,7 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
         elif isinstance(node, Pow):
             r = v(node.args[0]) ** node.k
         elif isinstance(node, Abs):
-            r = abs(v(node.args[0]))
+            r = abs(v(node.args[0]))  # type: ignore[assignment]  # int or Fraction
         elif isinstance(node, MinMax):
             items = [v(a) for a in node.args]
             r = max(items) if node.is_max else min(items)
@@ -119,12 +121,12 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
                 raise Undefined("element index out of range")
             r = v(node.args[1 + index])
         elif isinstance(node, ArgExtreme):
-            r = node.position([v(a) for a in node.args])
+            r = node.position([v(a) for a in node.args])  # type: ignore[misc]
         elif isinstance(node, Count):
             target = v(node.args[0])
             r = sum(1 for a in node.args[1:] if v(a) == target)
         elif isinstance(node, Global):
-            r = int(node.holds([v(a) for a in node.args]))
+            r = int(node.holds([v(a) for a in node.args]))  # type: ignore[misc]
         else:
             raise TypeError(f"unknown node {type(node).__name__}")
         val[id(node)] = _num(r)
@@ -169,7 +171,7 @@ def _exact_div(a: int | Fraction, b: int | Fraction) -> int:
     return q.numerator
 
 
-def _element(index: int | Fraction, items: tuple) -> int | Fraction:
+def _element(index: int | Fraction, items: tuple[int | Fraction, ...]) -> int | Fraction:
     index = _num(index)
     if not (isinstance(index, int) and 0 <= index < len(items)):
         raise Undefined("element index out of range")
@@ -187,7 +189,7 @@ def _tuple(items: list[str]) -> str:
 class _Writer:
     """Writes the statements of one generated function."""
 
-    def __init__(self, position: dict[int, int], consts: list) -> None:
+    def __init__(self, position: dict[int, int], consts: list[object]) -> None:
         self.position = position  # variable index -> position in the values list
         self.consts = consts
         self.lines: list[str] = []
@@ -275,7 +277,7 @@ class Checker:
     as straight-line Python and compiled (Python's compiler costs some 50 us a line, which a
     model of many simple constraints would pay for nothing)."""
 
-    def __init__(self, variables: list[Var], constraints: list) -> None:
+    def __init__(self, variables: list[Var], constraints: list[Expr]) -> None:
         self.variables = variables
         self.constraints = constraints
         position = {x.index: i for i, x in enumerate(variables)}
@@ -285,7 +287,7 @@ class Checker:
         self.sets = [(i, frozenset(x.domain_values)) for i, x in enumerate(variables)
                      if x.domain_values is not None]
         # simple constraints as data: (k, op, position or -1, constant, position or -1, ...)
-        self.relations: list[tuple] = []
+        self.relations: list[tuple[Any, ...]] = []
         self.distinct: list[tuple[int, tuple[int, ...]]] = []
         complex_ones = []
         for k, c in enumerate(constraints):
@@ -294,14 +296,16 @@ class Checker:
                 (ia, ca), (ib, cb) = (_operand(a, position) for a in c.args)
                 self.relations.append((k, _RELATIONS[c.op], ia, ca, ib, cb))
             elif isinstance(c, AllDifferent) and all(isinstance(a, Var) for a in c.args):
-                self.distinct.append((k, tuple(position[a.index] for a in c.args)))
+                self.distinct.append((k, tuple(position[a.index]  # type: ignore[union-attr]
+                                               for a in c.args)))
             else:
                 complex_ones.append(k)
         # the others: chunk j is a function returning the position of the first false
         # constraint in it, or -1; `at[0]` says which one was being evaluated
-        self.consts: list = []
-        namespace = {"K": self.consts, "_div": _div, "_floordiv": _floordiv, "_mod": _mod,
-                     "_exact_div": _exact_div, "_element": _element}
+        self.consts: list[object] = []
+        namespace: dict[str, Any] = {
+            "K": self.consts, "_div": _div, "_floordiv": _floordiv, "_mod": _mod,
+            "_exact_div": _exact_div, "_element": _element}
         source: list[str] = []
         chunks = 0
         for start in range(0, len(complex_ones), _CHUNK):
@@ -316,7 +320,8 @@ class Checker:
             chunks += 1
         if source:
             exec(compile("\n".join(source), "<conundrum checker>", "exec"), namespace)
-        self._chunks = [namespace[f"chunk{j}"] for j in range(chunks)]
+        self._chunks: list[Callable[[list[int], list[int]], int]] = [
+            namespace[f"chunk{j}"] for j in range(chunks)]
 
     def __call__(self, values: list[int]) -> None:
         for i, lo, hi in self.ranges:
@@ -356,7 +361,8 @@ def _operand(a: object, position: dict[int, int]) -> tuple[int, object]:
     return -1, a
 
 
-def check_solution(variables: list[Var], constraints: list, assignment: dict[int, int]) -> None:
+def check_solution(variables: list[Var], constraints: list[Expr],
+                   assignment: dict[int, int]) -> None:
     """Raise AssertionError naming the first violated constraint (a bug, never an answer).
     The tree-walking form, for one assignment; a search uses `Checker`."""
     for x in variables:

@@ -42,7 +42,7 @@ def _scope(c: Expr) -> list[int]:
 
 def _plain_all_different(c: Expr) -> bool:
     return (isinstance(c, AllDifferent) and all(isinstance(a, Var) for a in c.args)
-            and len({a.index for a in c.args}) == len(c.args))
+            and len({a.index for a in c.args}) == len(c.args))  # type: ignore[union-attr]
 
 
 

@@ -19,6 +19,7 @@ conditions are posted globally, whatever the context of the division.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
@@ -85,7 +86,7 @@ class Lin:
 
     __slots__ = ("terms", "const")
 
-    def __init__(self, terms: dict | None = None, const: int = 0) -> None:
+    def __init__(self, terms: dict[IntVar, int] | None = None, const: int = 0) -> None:
         self.terms: dict[IntVar, int] = terms or {}
         self.const = const
 
@@ -143,7 +144,8 @@ class Compiler:
         # tables that define auxiliary variables (tabulated subexpressions), see finish()
         self.definitions: list[tuple[Propagator, tuple[IntVar, ...]]] = []
         # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
-        self.plans: dict[int, tuple[list[IntVar], list, int]] = {}
+        self.plans: dict[int, tuple[list[IntVar], list[tuple[tuple[int, ...], int | Fraction]],
+                                    int]] = {}
         self.const_vars: dict[int, IntVar] = {}
         self.engine_vars: list[IntVar] = []
         for v in variables:
@@ -235,10 +237,10 @@ class Compiler:
         return Lin({merged[0]: 1}, merged[1])
 
     # ----------------------------------------------------------- helpers
-    def post_prop(self, prop) -> None:
+    def post_prop(self, prop: Propagator) -> None:
         self.solver.post(prop)
 
-    def post_table(self, xs: list[IntView], rows: list[tuple],
+    def post_table(self, xs: list[IntView], rows: Sequence[tuple[int, ...]],
                    defines: tuple[IntVar, ...] = ()) -> None:
         """Post a table, first merging the columns of one variable (views x + c of it
         included): a row survives only if those columns agree (compact-table assumes
@@ -257,7 +259,7 @@ class Compiler:
             rows = list(dict.fromkeys(tuple(r[j] for j in keep) for r in rows
                                       if all(r[j] - r[i] == c for i, j, c in same)))
             xs = [xs[j] for j in keep]
-        table = TableProp(self.solver, xs, rows)
+        table = TableProp(self.solver, xs, list(rows))
         self.post_prop(table)
         if defines:
             self.definitions.append((table, defines))
@@ -467,8 +469,9 @@ class Compiler:
         if not rows:
             raise Inconsistency
         if scale == 1:
-            z = self.aux(min(v for _, v in rows), max(v for _, v in rows))  # type: ignore
-            self.post_table([*evs, z], [(*t, v) for t, v in rows], (z,))
+            values = [int(v) for _, v in rows]  # whole numbers when the scale is 1
+            z = self.aux(min(values), max(values))
+            self.post_table([*evs, z], [(*t, v) for (t, _), v in zip(rows, values)], (z,))
             return Lin.of(z), ONE
         parts = [(t, math.floor(v), int((v - math.floor(v)) * scale)) for t, v in rows]
         whole = self.aux(min(p[1] for p in parts), max(p[1] for p in parts))

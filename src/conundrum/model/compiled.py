@@ -8,7 +8,7 @@ this, so a subproblem is searched exactly as the same subtree of the sequential 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
 from conundrum.check import Checker
@@ -18,6 +18,7 @@ from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
     from conundrum.engine import IntVar
+    from conundrum.engine.var import IntView
     from conundrum.model.compile import Compiler
     from conundrum.search.dfs import SearchOptions
 
@@ -31,7 +32,7 @@ class CompiledModel:
     (`sense` -1 minimises, +1 maximises). Build it with `compile_model`."""
 
     def __init__(self, variables: list[Var], constraints: list[Expr], compiler: Compiler,
-                 obj: IntVar | None, sense: int) -> None:
+                 obj: IntView | None, sense: int) -> None:
         self.variables = variables
         self.compiler = compiler
         self.solver = compiler.solver
@@ -44,7 +45,7 @@ class CompiledModel:
 
     def phases(self, opts: SearchOptions) -> list[tuple[list[IntVar], str, str]]:
         """The options' search phases over this snapshot's engine variables."""
-        if not opts.phases:  # type: ignore[attr-defined]
+        if not opts.phases:
             return []
         index = {v.index: k for k, v in enumerate(self.variables)}
         phases = []
@@ -75,7 +76,8 @@ class CompiledModel:
             fix_point()
 
     def run(self, opts: SearchOptions, stats: SearchStats, start: float,
-            best: list[int] | None = None, path: Sequence[PathStep] = ()) -> Iterator[list[int]]:
+            best: list[int] | None = None, path: Sequence[PathStep] = (),
+            ) -> Generator[list[int], None, None]:
         """The values of the variables in each solution below `path` (a fresh list each
         time), every one verified by the checker. With an objective, each solution improves
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it

@@ -13,8 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from numbers import Rational
+from typing import TYPE_CHECKING, TypeAlias
 
 from conundrum.model.errors import ModelError
+
+if TYPE_CHECKING:
+    from conundrum.model.matrix import Matrix
+    from conundrum.model.model import Model
+
+# What the operators and the globals accept, for type checkers: an expression or an exact
+# number (a bool is 0 or 1). At run time anything else is refused with a ModelError.
+ExprLike: TypeAlias = "Expr | int | Fraction"
+# A collection of operands: one operand, a Matrix, or a list of them or of rows of them
+# (the globals flatten one level of nesting, so all_different(grid) means every cell).
+Operands: TypeAlias = "ExprLike | Matrix | Iterable[ExprLike | Iterable[ExprLike]]"
 
 TRAP_MESSAGE = (
     "a constraint has no truth value while the model is being built: use & | ~ instead of "
@@ -35,7 +47,7 @@ def const_or_expr(value: object, where: str = "expression") -> Expr | int | Frac
     if isinstance(value, Fraction):
         return value.numerator if value.denominator == 1 else value
     if isinstance(value, Rational):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, float):
         raise ModelError(
             f"float {value!r} in an {where}: floats are inexact; write a fraction such as "
@@ -51,10 +63,10 @@ class Expr:
     __hash__ = object.__hash__
     boolean = False  # True for nodes whose value is always 0 or 1 (relations, connectives)
 
-    def __init__(self, args: tuple) -> None:
+    def __init__(self, args: tuple[ExprLike, ...]) -> None:
         self.args = args
 
-    def with_args(self, args: tuple) -> Expr:
+    def with_args(self, args: tuple[ExprLike, ...]) -> Expr:
         """A copy of this node with other children (used by tree rewrites)."""
         node = object.__new__(type(self))
         for cls in type(self).__mro__:
@@ -71,16 +83,16 @@ class Expr:
     __iter__ = None  # an expression is not a sequence
 
     # ---------------------------------------------------------- arithmetic
-    def __add__(self, other: object) -> Expr:
+    def __add__(self, other: ExprLike) -> Expr:
         return make_sum(((1, self), (1, const_or_expr(other))))
 
-    def __radd__(self, other: object) -> Expr:
+    def __radd__(self, other: ExprLike) -> Expr:
         return make_sum(((1, const_or_expr(other)), (1, self)))
 
-    def __sub__(self, other: object) -> Expr:
+    def __sub__(self, other: ExprLike) -> Expr:
         return make_sum(((1, self), (-1, const_or_expr(other))))
 
-    def __rsub__(self, other: object) -> Expr:
+    def __rsub__(self, other: ExprLike) -> Expr:
         return make_sum(((1, const_or_expr(other)), (-1, self)))
 
     def __neg__(self) -> Expr:
@@ -89,31 +101,31 @@ class Expr:
     def __pos__(self) -> Expr:
         return self
 
-    def __mul__(self, other: object) -> Expr:
+    def __mul__(self, other: ExprLike) -> Expr:
         return make_product(self, const_or_expr(other))
 
-    def __rmul__(self, other: object) -> Expr:
+    def __rmul__(self, other: ExprLike) -> Expr:
         return make_product(const_or_expr(other), self)
 
-    def __truediv__(self, other: object) -> Expr:
+    def __truediv__(self, other: ExprLike) -> Expr:
         return BinOp("/", self, const_or_expr(other))
 
-    def __rtruediv__(self, other: object) -> Expr:
+    def __rtruediv__(self, other: ExprLike) -> Expr:
         return BinOp("/", const_or_expr(other), self)
 
-    def __floordiv__(self, other: object) -> Expr:
+    def __floordiv__(self, other: ExprLike) -> Expr:
         return BinOp("//", self, const_or_expr(other))
 
-    def __rfloordiv__(self, other: object) -> Expr:
+    def __rfloordiv__(self, other: ExprLike) -> Expr:
         return BinOp("//", const_or_expr(other), self)
 
-    def __mod__(self, other: object) -> Expr:
+    def __mod__(self, other: ExprLike) -> Expr:
         return BinOp("%", self, const_or_expr(other))
 
-    def __rmod__(self, other: object) -> Expr:
+    def __rmod__(self, other: ExprLike) -> Expr:
         return BinOp("%", const_or_expr(other), self)
 
-    def __pow__(self, k: object) -> Expr:
+    def __pow__(self, k: int) -> Expr:
         if isinstance(k, bool) or not isinstance(k, int):
             raise ModelError(
                 f"the exponent of ** must be a constant integer >= 0, not {k!r}"
@@ -135,35 +147,35 @@ class Expr:
     def __ne__(self, other: object) -> Rel:  # type: ignore[override]
         return Rel("!=", self, const_or_expr(other, "equation"))
 
-    def __lt__(self, other: object) -> Rel:
+    def __lt__(self, other: ExprLike) -> Rel:
         return Rel("<", self, const_or_expr(other, "inequality"))
 
-    def __le__(self, other: object) -> Rel:
+    def __le__(self, other: ExprLike) -> Rel:
         return Rel("<=", self, const_or_expr(other, "inequality"))
 
-    def __gt__(self, other: object) -> Rel:
+    def __gt__(self, other: ExprLike) -> Rel:
         return Rel(">", self, const_or_expr(other, "inequality"))
 
-    def __ge__(self, other: object) -> Rel:
+    def __ge__(self, other: ExprLike) -> Rel:
         return Rel(">=", self, const_or_expr(other, "inequality"))
 
     # ------------------------------------------------------------- logic
-    def __and__(self, other: object) -> Expr:
+    def __and__(self, other: Expr | bool) -> Expr:
         return BoolOp("and", as_constraint(self), as_constraint(other))
 
-    def __rand__(self, other: object) -> Expr:
+    def __rand__(self, other: Expr | bool) -> Expr:
         return BoolOp("and", as_constraint(other), as_constraint(self))
 
-    def __or__(self, other: object) -> Expr:
+    def __or__(self, other: Expr | bool) -> Expr:
         return BoolOp("or", as_constraint(self), as_constraint(other))
 
-    def __ror__(self, other: object) -> Expr:
+    def __ror__(self, other: Expr | bool) -> Expr:
         return BoolOp("or", as_constraint(other), as_constraint(self))
 
-    def __xor__(self, other: object) -> Expr:
+    def __xor__(self, other: Expr | bool) -> Expr:
         return BoolOp("xor", as_constraint(self), as_constraint(other))
 
-    def __rxor__(self, other: object) -> Expr:
+    def __rxor__(self, other: Expr | bool) -> Expr:
         return BoolOp("xor", as_constraint(other), as_constraint(self))
 
     def __invert__(self) -> Expr:
@@ -178,7 +190,7 @@ class Var(Expr):
 
     __slots__ = ("model", "index", "name", "lo", "hi", "domain_values")
 
-    def __init__(self, model: object, index: int, name: str, lo: int, hi: int,
+    def __init__(self, model: Model, index: int, name: str, lo: int, hi: int,
                  domain_values: tuple[int, ...] | None) -> None:
         super().__init__(())
         self.model = model
@@ -203,17 +215,19 @@ class Sum(Expr):
     """sum(coef_i * term_i) + const, coefficients exact constants."""
 
     __slots__ = ("coefs", "const")
+    args: tuple[Expr, ...]  # the terms; constants are folded into const
 
-    def __init__(self, terms: tuple, coefs: tuple, const: int | Fraction) -> None:
+    def __init__(self, terms: tuple[Expr, ...], coefs: tuple[int | Fraction, ...],
+                 const: int | Fraction) -> None:
         super().__init__(terms)
         self.coefs = coefs
         self.const = const
 
 
-def make_sum(pairs: Iterable[tuple[int | Fraction, object]]) -> Expr:
+def make_sum(pairs: Iterable[tuple[int | Fraction, ExprLike]]) -> Expr:
     """Build a flat Sum from (coef, operand) pairs, merging nested sums one level deep."""
-    terms: list = []
-    coefs: list = []
+    terms: list[Expr] = []
+    coefs: list[int | Fraction] = []
     const: int | Fraction = 0
     for coef, item in pairs:
         if isinstance(item, Sum):
@@ -229,7 +243,7 @@ def make_sum(pairs: Iterable[tuple[int | Fraction, object]]) -> Expr:
     return Sum(tuple(terms), tuple(coefs), const)
 
 
-def make_product(a: object, b: object) -> Expr:
+def make_product(a: ExprLike, b: ExprLike) -> Expr:
     """a * b; a constant factor becomes a coefficient of a Sum."""
     if not isinstance(a, Expr):
         return make_sum(((a, b),))
@@ -243,7 +257,7 @@ class BinOp(Expr):
 
     __slots__ = ("op",)
 
-    def __init__(self, op: str, a: object, b: object) -> None:
+    def __init__(self, op: str, a: ExprLike, b: ExprLike) -> None:
         super().__init__((a, b))
         self.op = op
 
@@ -272,7 +286,7 @@ class MinMax(Expr):
 
     __slots__ = ("is_max",)
 
-    def __init__(self, args: tuple, is_max: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], is_max: bool) -> None:
         super().__init__(args)
         self.is_max = is_max
 
@@ -282,7 +296,7 @@ class ArgExtreme(Expr):
 
     __slots__ = ("is_max",)
 
-    def __init__(self, args: tuple, is_max: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], is_max: bool) -> None:
         super().__init__(args)
         self.is_max = is_max
 
@@ -291,7 +305,7 @@ class ArgExtreme(Expr):
         """arg_max or arg_min (for messages)."""
         return "arg_max" if self.is_max else "arg_min"
 
-    def position(self, values: list) -> int:
+    def position(self, values: list[int]) -> int:
         """The meaning, on the values of args."""
         best = max(values) if self.is_max else min(values)
         return values.index(best)
@@ -311,7 +325,7 @@ class Rel(Expr):
     __slots__ = ("op",)
     boolean = True
 
-    def __init__(self, op: str, a: object, b: object) -> None:
+    def __init__(self, op: str, a: ExprLike, b: ExprLike) -> None:
         super().__init__((a, b))
         self.op = op
 
@@ -322,7 +336,7 @@ class BoolOp(Expr):
     __slots__ = ("op",)
     boolean = True
 
-    def __init__(self, op: str, *args: object) -> None:
+    def __init__(self, op: str, *args: ExprLike) -> None:
         super().__init__(args)
         self.op = op
 
@@ -346,7 +360,7 @@ class Global(Expr):
     boolean = True
     name = "global"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         """The constraint's meaning on the values of its args (exact)."""
         raise NotImplementedError
 
@@ -403,9 +417,9 @@ def postorder(root: object, leaf: Callable[[Expr], bool] | None = None) -> Itera
                 stack.append((child, False))
 
 
-def transform(root: object, rewrite: Callable[[Expr], Expr]) -> object:
+def transform(root: ExprLike, rewrite: Callable[[Expr], Expr]) -> ExprLike:
     """Rebuild root bottom-up, applying rewrite to every node (after its children)."""
-    done: dict[int, object] = {}
+    done: dict[int, ExprLike] = {}
     for node in postorder(root):
         args = tuple(done.get(id(a), a) if isinstance(a, Expr) else a for a in node.args)
         new = node if all(x is y for x, y in zip(args, node.args)) else node.with_args(args)

@@ -8,8 +8,9 @@ dedicated propagator instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import Literal, get_args
 
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import (
@@ -20,18 +21,23 @@ from conundrum.model.expr import (
     Count,
     Element,
     Expr,
+    ExprLike,
     Global,
     MinMax,
+    Operands,
+    Rel,
     as_constraint,
     const_or_expr,
     make_sum,
     transform,
 )
 
-ALLDIFF_STRENGTHS = ("value", "bounds", "domain")
+# how hard all_different filters; the solutions are the same for each
+AllDifferentStrength = Literal["value", "bounds", "domain"]
+ALLDIFF_STRENGTHS: tuple[str, ...] = get_args(AllDifferentStrength)
 
 
-def _flatten(items: object, what: str) -> tuple:
+def _flatten(items: object, what: str) -> tuple[ExprLike, ...]:
     """Accept a list, tuple, Matrix, generator or several arguments; flatten one level of
     nesting (a list of rows) so that all_different(grid) means every cell."""
     if isinstance(items, Expr) or isinstance(items, int | Fraction):
@@ -43,7 +49,7 @@ def _flatten(items: object, what: str) -> tuple:
     except TypeError:
         raise ModelError(
             f"{what} needs a list of variables or expressions, not {items!r}") from None
-    out = []
+    out: list[ExprLike] = []
     for item in seq:
         if isinstance(item, list | tuple):
             out.extend(const_or_expr(x, what) for x in item)
@@ -66,11 +72,11 @@ class AllDifferent(Global):
     __slots__ = ("strength",)
     name = "all_different"
 
-    def __init__(self, args: tuple, strength: str) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], strength: str) -> None:
         super().__init__(args)
         self.strength = strength
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         return len(set(values)) == len(values)
 
     def decompose(self) -> Expr:
@@ -84,7 +90,7 @@ class AllDifferentExcept0(Global):
     __slots__ = ()
     name = "all_different_except_0"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         nonzero = [v for v in values if v != 0]
         return len(set(nonzero)) == len(nonzero)
 
@@ -102,11 +108,11 @@ class Table(Global):
     __slots__ = ("tuples",)
     name = "table"
 
-    def __init__(self, args: tuple, tuples: tuple) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], tuples: tuple[tuple[int, ...], ...]) -> None:
         super().__init__(args)
         self.tuples = tuples
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         return tuple(values) in set(self.tuples)
 
     def decompose(self) -> Expr:
@@ -123,12 +129,12 @@ class GlobalCardinality(Global):
     __slots__ = ("values", "n")
     name = "global_cardinality"
 
-    def __init__(self, args: tuple, values: tuple, n: int) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], values: tuple[int, ...], n: int) -> None:
         super().__init__(args)
         self.values = values
         self.n = n
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         xs, counts = values[: self.n], values[self.n:]
         return all(len([x for x in xs if x == v]) == c for v, c in zip(self.values, counts))
 
@@ -144,7 +150,7 @@ class Ordered(Global):
 
     __slots__ = ("strict", "descending")
 
-    def __init__(self, args: tuple, strict: bool, descending: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], strict: bool, descending: bool) -> None:
         super().__init__(args)
         self.strict = strict
         self.descending = descending
@@ -154,12 +160,12 @@ class Ordered(Global):
         return ("strictly_" if self.strict else "") + (
             "decreasing" if self.descending else "increasing")
 
-    def _ok(self, a: object, b: object) -> bool:
+    def _ok(self, a: int, b: int) -> bool:
         if self.descending:
             a, b = b, a
-        return a < b if self.strict else a <= b  # type: ignore[operator]
+        return a < b if self.strict else a <= b
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         return all(self._ok(values[i], values[i + 1]) for i in range(len(values) - 1))
 
     def decompose(self) -> Expr:
@@ -176,7 +182,7 @@ class Lex(Global):
 
     __slots__ = ("n", "strict")
 
-    def __init__(self, args: tuple, n: int, strict: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], n: int, strict: bool) -> None:
         super().__init__(args)
         self.n = n
         self.strict = strict
@@ -185,7 +191,7 @@ class Lex(Global):
     def name(self) -> str:  # type: ignore[override]
         return "lex_less" if self.strict else "lex_lesseq"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         xs, ys = values[: self.n], values[self.n:]
         return xs < ys if self.strict else xs <= ys
 
@@ -210,14 +216,14 @@ class Regular(Global):
     name = "regular"
     WORD_LIMIT = 100_000
 
-    def __init__(self, args: tuple, transitions: dict[tuple[int, int], int], start: int,
-                 accepting: frozenset[int]) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], transitions: dict[tuple[int, int], int],
+                 start: int, accepting: frozenset[int]) -> None:
         super().__init__(args)
         self.transitions = transitions
         self.start = start
         self.accepting = accepting
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         q: int | None = self.start
         for v in values:
             q = self.transitions.get((q, v))  # type: ignore[arg-type]
@@ -256,7 +262,7 @@ class Circuit(Global):
 
     __slots__ = ("sub",)
 
-    def __init__(self, args: tuple, sub: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], sub: bool) -> None:
         super().__init__(args)
         self.sub = sub
 
@@ -264,7 +270,7 @@ class Circuit(Global):
     def name(self) -> str:  # type: ignore[override]
         return "subcircuit" if self.sub else "circuit"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         n = len(values)
         if any(not 0 <= v < n for v in values) or len(set(values)) != n:
             return False
@@ -289,11 +295,11 @@ class Circuit(Global):
         size = make_sum((1, x != i) for i, x in enumerate(xs)) if self.sub else n
         for s in range(n) if self.sub else range(1 if n else 0):
             returns: list[Expr | bool] = []
-            at: object = s
+            at: ExprLike = s
             for k in range(1, n):
                 at = Element((MinMax((0, MinMax((n - 1, at), False)), True), *xs))
                 back = at != s
-                returns.append(implies(size > k, back) if self.sub else back)  # type: ignore
+                returns.append(implies(size > k, back) if self.sub else back)
             cycle = _pairwise_all(returns)
             parts.append(implies(xs[s] != s, cycle) if self.sub else cycle)
         return _pairwise_all(parts)
@@ -306,11 +312,11 @@ class NoOverlap(Global):
     __slots__ = ("strict",)
     name = "no_overlap"
 
-    def __init__(self, args: tuple, strict: bool) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], strict: bool) -> None:
         super().__init__(args)
         self.strict = strict
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         n = len(values) // 2
         s, d = values[:n], values[n:]
         if any(x < 0 for x in d):
@@ -338,7 +344,7 @@ class Cumulative(Global):
     __slots__ = ()
     name = "cumulative"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         n = (len(values) - 1) // 3
         s, d, r, c = values[:n], values[n:2 * n], values[2 * n:3 * n], values[-1]
         if any(x < 0 for x in d + r) or (n and c < 0):
@@ -375,7 +381,7 @@ class NoOverlap2D(Global):
     __slots__ = ()
     name = "no_overlap_2d"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         n = len(values) // 4
         x, y, w, h = (values[k * n:(k + 1) * n] for k in range(4))
         if any(v < 0 for v in w + h):
@@ -397,7 +403,7 @@ class NoOverlap2D(Global):
 
 # ------------------------------------------------------------------ public builders
 
-def all_different(*items: object, strength: str = "domain") -> Expr:
+def all_different(*items: Operands, strength: AllDifferentStrength = "domain") -> Expr:
     """All different values. strength: "domain" (matching, default), "bounds" (Hall
     intervals) or "value" (value elimination); the solution set is the same."""
     if strength not in ALLDIFF_STRENGTHS:
@@ -407,13 +413,13 @@ def all_different(*items: object, strength: str = "domain") -> Expr:
                         strength)
 
 
-def all_different_except_0(*items: object) -> Expr:
+def all_different_except_0(*items: Operands) -> Expr:
     """All non-zero values different (zeros may repeat)."""
     return AllDifferentExcept0(
         _flatten(items[0] if len(items) == 1 else items, "all_different_except_0"))
 
 
-def table(variables: object, tuples: Iterable[Iterable[int]]) -> Expr:
+def table(variables: Operands, tuples: Iterable[Iterable[int]]) -> Expr:
     """The variables take the values of one of the tuples."""
     xs = _flatten(variables, "table")
     rows = []
@@ -428,7 +434,7 @@ def table(variables: object, tuples: Iterable[Iterable[int]]) -> Expr:
     return Table(xs, tuple(rows))
 
 
-def element(array: object, index: object) -> Expr:
+def element(array: Operands, index: ExprLike) -> Expr:
     """array[index] as an expression; index is 0-based and must be in range."""
     items = _flatten(array, "element")
     if not items:
@@ -440,12 +446,12 @@ def element(array: object, index: object) -> Expr:
     return Element((const_or_expr(index, "element index"), *items))
 
 
-def count(variables: object, value: object) -> Expr:
+def count(variables: Operands, value: ExprLike) -> Expr:
     """How many of the variables equal value (an expression)."""
     return Count((const_or_expr(value, "count"), *_flatten(variables, "count")))
 
 
-def global_cardinality(variables: object, values: Iterable[int], counts: object) -> Expr:
+def global_cardinality(variables: Operands, values: Iterable[int], counts: Operands) -> Expr:
     """For each i, exactly counts[i] variables take values[i]."""
     xs = _flatten(variables, "global_cardinality")
     vals = tuple(values)
@@ -457,12 +463,12 @@ def global_cardinality(variables: object, values: Iterable[int], counts: object)
     return GlobalCardinality(xs + cs, vals, len(xs))
 
 
-def increasing(variables: object, strict: bool = False) -> Expr:
+def increasing(variables: Operands, strict: bool = False) -> Expr:
     """Each value <= the next (< with strict=True)."""
     return Ordered(_flatten(variables, "increasing"), strict, False)
 
 
-def decreasing(variables: object, strict: bool = False) -> Expr:
+def decreasing(variables: Operands, strict: bool = False) -> Expr:
     """Each value >= the next (> with strict=True)."""
     return Ordered(_flatten(variables, "decreasing"), strict, True)
 
@@ -474,39 +480,39 @@ def _lex(xs: object, ys: object, strict: bool) -> Expr:
     return Lex(a + b, len(a), strict)
 
 
-def lex_less(xs: object, ys: object) -> Expr:
+def lex_less(xs: Operands, ys: Operands) -> Expr:
     """xs < ys lexicographically."""
     return _lex(xs, ys, True)
 
 
-def lex_lesseq(xs: object, ys: object) -> Expr:
+def lex_lesseq(xs: Operands, ys: Operands) -> Expr:
     """xs <= ys lexicographically."""
     return _lex(xs, ys, False)
 
 
-def _min_max(args: tuple, is_max: bool) -> Expr:
+def _min_max(args: tuple[Operands, ...], is_max: bool) -> Expr:
     items = _flatten(args[0] if len(args) == 1 else args, "max" if is_max else "min")
     if not items:
         raise ModelError(("max" if is_max else "min") + "() of nothing")
     return MinMax(items, is_max)
 
 
-def min(*args: object) -> Expr:  # noqa: A001 - mirrors the builtin, as the SPEC asks
+def min(*args: Operands) -> Expr:  # noqa: A001 - mirrors the builtin, as the SPEC asks
     """The smallest of the expressions (cn.min(a, b, c) or cn.min(list))."""
     return _min_max(args, False)
 
 
-def max(*args: object) -> Expr:  # noqa: A001
+def max(*args: Operands) -> Expr:  # noqa: A001
     """The largest of the expressions."""
     return _min_max(args, True)
 
 
-def exact_div(a: object, b: object) -> Expr:
+def exact_div(a: ExprLike, b: ExprLike) -> Expr:
     """The integer quotient a / b, where b must divide a exactly (ECLiPSe `/` under #=)."""
     return BinOp("exact_div", const_or_expr(a), const_or_expr(b))
 
 
-def integral(constraint: object) -> Expr:
+def integral(constraint: Expr | bool) -> Expr:
     """The constraint with every / read as exact_div: ECLiPSe's #=."""
     c = as_constraint(constraint)
 
@@ -518,12 +524,12 @@ def integral(constraint: object) -> Expr:
     return transform(c, rewrite)  # type: ignore[return-value]
 
 
-def implies(a: object, b: object) -> Expr:
+def implies(a: Expr | bool, b: Expr | bool) -> Expr:
     """a -> b."""
     return BoolOp("implies", as_constraint(a), as_constraint(b))
 
 
-def sum(items: Iterable[object]) -> Expr:  # noqa: A001
+def sum(items: Iterable[ExprLike]) -> Expr:  # noqa: A001
     """A flat sum of many expressions (faster than the builtin on long lists)."""
     return make_sum((1, const_or_expr(x)) for x in items)
 
@@ -543,7 +549,7 @@ class AllEqual(Global):
     __slots__ = ()
     name = "all_equal"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         return len(set(values)) <= 1
 
     def decompose(self) -> Expr:
@@ -558,16 +564,17 @@ class Among(Global):
     __slots__ = ("values",)
     name = "among"
 
-    def __init__(self, args: tuple, values: tuple[int, ...]) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], values: tuple[int, ...]) -> None:
         super().__init__(args)
         self.values = values
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         allowed = set(self.values)
         return values[0] == len([v for v in values[1:] if v in allowed])
 
     def decompose(self) -> Expr:
-        return self.args[0] == make_sum((1, _member(x, self.values)) for x in self.args[1:])
+        return Rel("==", self.args[0], make_sum((1, _member(x, self.values))
+                                               for x in self.args[1:]))
 
 
 class Inverse(Global):
@@ -577,7 +584,7 @@ class Inverse(Global):
     __slots__ = ()
     name = "inverse"
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         n = len(values) // 2
         f, g = values[:n], values[n:]
         return (all(0 <= v < n for v in values)
@@ -600,11 +607,11 @@ class ValuePrecede(Global):
     __slots__ = ("s", "t")
     name = "value_precede"
 
-    def __init__(self, args: tuple, s: int, t: int) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], s: int, t: int) -> None:
         super().__init__(args)
         self.s, self.t = s, t
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         if self.s == self.t or self.t not in values:
             return True
         return self.s in values[:values.index(self.t)]
@@ -627,17 +634,17 @@ class NValue(Global):
     __slots__ = ("domain",)
     name = "nvalue"
 
-    def __init__(self, args: tuple, domain: tuple[int, ...]) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], domain: tuple[int, ...]) -> None:
         super().__init__(args)
         self.domain = domain  # every value the arguments can take
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         return values[0] == len(set(values[1:]))
 
     def decompose(self) -> Expr:
         xs = self.args[1:]
         used = (make_sum((1, _is(x, v)) for x in xs) >= 1 for v in self.domain)
-        return self.args[0] == make_sum((1, u) for u in used)
+        return Rel("==", self.args[0], make_sum((1, u) for u in used))
 
 
 class BinPacking(Global):
@@ -648,11 +655,11 @@ class BinPacking(Global):
     __slots__ = ("sizes",)
     name = "bin_packing"
 
-    def __init__(self, args: tuple, sizes: tuple[int, ...]) -> None:
+    def __init__(self, args: tuple[ExprLike, ...], sizes: tuple[int, ...]) -> None:
         super().__init__(args)
         self.sizes = sizes
 
-    def holds(self, values: list) -> bool:
+    def holds(self, values: list[int]) -> bool:
         k = len(values) - len(self.sizes)
         loads, bins = values[:k], values[k:]
         if any(not 0 <= b < k for b in bins):
@@ -673,24 +680,24 @@ class BinPacking(Global):
         return _pairwise_all(parts)
 
 
-def all_equal(*items: object) -> Expr:
+def all_equal(*items: Operands) -> Expr:
     """Every value the same."""
     return AllEqual(_flatten(items[0] if len(items) == 1 else items, "all_equal"))
 
 
-def _is(x: object, v: int) -> object:
+def _is(x: ExprLike, v: int) -> ExprLike:
     """x == v as a 0/1 term (a plain 0 or 1 when x is a constant)."""
     c = x == v
     return int(c) if isinstance(c, bool) else c
 
 
-def _member(x: object, values: tuple[int, ...]) -> Expr:
+def _member(x: ExprLike, values: tuple[int, ...]) -> Expr:
     """x == v for one of the distinct values, as a 0/1 sum (no value counted twice)."""
     return make_sum((1, _is(x, v)) for v in values)
 
 
 def _int_values(values: Iterable[int], what: str) -> tuple[int, ...]:
-    out = []
+    out: list[int] = []
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ModelError(f"{what}: the values must be integers, not {v!r}")
@@ -698,23 +705,23 @@ def _int_values(values: Iterable[int], what: str) -> tuple[int, ...]:
     return tuple(sorted(set(out)))
 
 
-def among(n: object, variables: object, values: Iterable[int]) -> Expr:
+def among(n: ExprLike, variables: Operands, values: Iterable[int]) -> Expr:
     """Exactly n of the variables take a value in `values`."""
     vals = _int_values(values, "among")
     return Among((const_or_expr(n, "among"), *_flatten(variables, "among")), vals)
 
 
-def at_most(k: object, variables: object, value: object) -> Expr:
+def at_most(k: ExprLike, variables: Operands, value: ExprLike) -> Expr:
     """At most k of the variables equal value (a count, as cn.count)."""
     return count(variables, value) <= const_or_expr(k, "at_most")
 
 
-def at_least(k: object, variables: object, value: object) -> Expr:
+def at_least(k: ExprLike, variables: Operands, value: ExprLike) -> Expr:
     """At least k of the variables equal value (a count, as cn.count)."""
     return count(variables, value) >= const_or_expr(k, "at_least")
 
 
-def inverse(f: object, g: object) -> Expr:
+def inverse(f: Operands, g: Operands) -> Expr:
     """f and g are inverse permutations, 0-based: f[i] == j exactly when g[j] == i."""
     fs, gs = _flatten(f, "inverse"), _flatten(g, "inverse")
     if len(fs) != len(gs):
@@ -722,7 +729,7 @@ def inverse(f: object, g: object) -> Expr:
     return Inverse(fs + gs)
 
 
-def value_precede(s: int, t: int, variables: object) -> Expr:
+def value_precede(s: int, t: int, variables: Operands) -> Expr:
     """If some variable takes t, an earlier one takes s (symmetry breaking of
     interchangeable values)."""
     for v in (s, t):
@@ -731,7 +738,7 @@ def value_precede(s: int, t: int, variables: object) -> Expr:
     return ValuePrecede(_flatten(variables, "value_precede"), s, t)
 
 
-def nvalue(n: object, variables: object) -> Expr:
+def nvalue(n: ExprLike, variables: Operands) -> Expr:
     """n is the number of distinct values the variables take."""
     from conundrum.model.expr import Var
 
@@ -753,7 +760,7 @@ def nvalue(n: object, variables: object) -> Expr:
     return NValue((const_or_expr(n, "nvalue"), *xs), tuple(sorted(values)))
 
 
-def bin_packing(loads: object, bins: object, sizes: Iterable[int]) -> Expr:
+def bin_packing(loads: Operands, bins: Operands, sizes: Iterable[int]) -> Expr:
     """Item i (of size sizes[i]) goes into bin bins[i] (0-based), and loads[b] is the total
     size in bin b."""
     ls, bs = _flatten(loads, "bin_packing"), _flatten(bins, "bin_packing")
@@ -766,20 +773,20 @@ def bin_packing(loads: object, bins: object, sizes: Iterable[int]) -> Expr:
     return BinPacking(ls + bs, tuple(ws))
 
 
-def regular(variables: object, transitions: object, start: int,
+def regular(variables: Operands,
+            transitions: Mapping[tuple[int, int], int] | Iterable[tuple[int, int, int]],
+            start: int,
             accepting: Iterable[int]) -> Expr:
     """The variables spell a word accepted by a deterministic automaton: `transitions` maps
     (state, value) to the next state (a dict, or (state, value, next) triples), `start` is
     the initial state, `accepting` the final ones. GAC (see Regular)."""
     xs = _flatten(variables, "regular")
-    items = transitions.items() if isinstance(transitions, dict) else transitions
     table: dict[tuple[int, int], int] = {}
     try:
-        for entry in items:  # type: ignore[attr-defined]
-            if isinstance(transitions, dict):
-                (q, v), r = entry
-            else:
-                q, v, r = entry
+        triples: Iterable[tuple[int, int, int]] = (
+            [(q, v, r) for (q, v), r in transitions.items()]
+            if isinstance(transitions, Mapping) else transitions)
+        for q, v, r in triples:
             for k in (q, v, r):
                 if isinstance(k, bool) or not isinstance(k, int):
                     raise ModelError(f"regular: states and values are integers, not {k!r}")
@@ -826,7 +833,7 @@ def pattern_automaton(clues: Iterable[int]) -> tuple[dict[tuple[int, int], int],
 
 # ------------------------------------------- scheduling, routing and selection (issue 9)
 
-def _tasks(what: str, *columns: object) -> list[tuple]:
+def _tasks(what: str, *columns: object) -> list[tuple[ExprLike, ...]]:
     """The columns as tuples of one length (starts, durations, ...), or a ModelError."""
     out = [_flatten(c, what) for c in columns]
     if len({len(c) for c in out}) > 1:
@@ -835,7 +842,7 @@ def _tasks(what: str, *columns: object) -> list[tuple]:
     return out
 
 
-def circuit(successors: object) -> Expr:
+def circuit(successors: Operands) -> Expr:
     """successors[i] is the node after node i (0-based), and they form one cycle through
     every node (a Hamiltonian circuit). Propagation: domain-consistent all_different,
     no-subtour on chains of fixed successors, and a reachability (strong connectivity)
@@ -843,14 +850,14 @@ def circuit(successors: object) -> Expr:
     return Circuit(_flatten(successors, "circuit"), False)
 
 
-def subcircuit(successors: object) -> Expr:
+def subcircuit(successors: Operands) -> Expr:
     """As circuit, over the nodes i with successors[i] != i; a node with
     successors[i] == i is left out (the cycle may also be empty). Nodes that cannot reach
     the nodes forced into the cycle are left out by propagation."""
     return Circuit(_flatten(successors, "subcircuit"), True)
 
 
-def no_overlap(starts: object, durations: object, strict: bool = False) -> Expr:
+def no_overlap(starts: Operands, durations: Operands, strict: bool = False) -> Expr:
     """Tasks [starts[i], starts[i] + durations[i]) on one machine do not overlap
     (MiniZinc's disjunctive). Durations are >= 0; a task of duration 0 may sit anywhere,
     unless strict=True (disjunctive_strict: not strictly inside another task).
@@ -859,7 +866,7 @@ def no_overlap(starts: object, durations: object, strict: bool = False) -> Expr:
     return NoOverlap(s + d, bool(strict))
 
 
-def cumulative(starts: object, durations: object, demands: object,
+def cumulative(starts: Operands, durations: Operands, demands: Operands,
                capacity: object) -> Expr:
     """Tasks [starts[i], starts[i] + durations[i]) each use demands[i] of a resource:
     at every time the running tasks use at most `capacity`. Durations and demands are
@@ -869,7 +876,7 @@ def cumulative(starts: object, durations: object, demands: object,
     return Cumulative(s + d + r + (const_or_expr(capacity, "cumulative"),))
 
 
-def no_overlap_2d(xs: object, ys: object, widths: object, heights: object) -> Expr:
+def no_overlap_2d(xs: Operands, ys: Operands, widths: Operands, heights: Operands) -> Expr:
     """Rectangles with lower-left corners (xs[i], ys[i]) and sizes widths[i] x heights[i]
     do not overlap (MiniZinc's diffn: a rectangle of size 0 may not lie strictly inside
     another). Sizes are >= 0. Propagation: pairwise, each pair's four separations."""
@@ -885,12 +892,12 @@ def _arg(items: object, is_max: bool) -> Expr:
     return ArgExtreme(xs, is_max)
 
 
-def arg_max(items: object) -> Expr:
+def arg_max(items: Operands) -> Expr:
     """The 0-based position of the first largest of the items, as an expression
     (bounds-consistent propagator)."""
     return _arg(items, True)
 
 
-def arg_min(items: object) -> Expr:
+def arg_min(items: Operands) -> Expr:
     """The 0-based position of the first smallest of the items, as an expression."""
     return _arg(items, False)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
 from conundrum.check import evaluate
 from conundrum.model.errors import ModelError
-from conundrum.model.expr import BoolConst, Expr, Var, as_constraint, const_or_expr, render
+from conundrum.model.expr import (
+    BoolConst,
+    Expr,
+    ExprLike,
+    Var,
+    as_constraint,
+    const_or_expr,
+    render,
+)
 from conundrum.model.matrix import Matrix
+from conundrum.model.options import SearchKeywords
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
@@ -17,6 +26,9 @@ if TYPE_CHECKING:
     from conundrum.explain.rating import Rating
     from conundrum.parallel.options import Parallel
     from conundrum.search.dfs import SearchOptions
+
+# What Model.add takes: constraints, and lists or generators of them, nested at will.
+Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"
 
 # The engine, the compiler and the search are imported at the first solve, not at
 # `import conundrum`: building a model needs none of them.
@@ -42,7 +54,7 @@ class Solution:
         # the variables that existed when the search started (the model may have grown)
         self._variables = list(model.variables) if variables is None else variables
 
-    def __getitem__(self, key: object) -> int:
+    def __getitem__(self, key: Var | str) -> int:
         if isinstance(key, Var):
             if key.model is not self._model:
                 raise ModelError(f"variable {key.name!r} belongs to another model")
@@ -56,7 +68,7 @@ class Solution:
                              "for an expression")
         raise KeyError(key)
 
-    def value(self, expr: object) -> int | Fraction:
+    def value(self, expr: ExprLike) -> int | Fraction:
         """The exact value of an expression in this solution (int or Fraction)."""
         return evaluate(const_or_expr(expr), self._values)
 
@@ -93,13 +105,13 @@ class Model:
         self.stats = SearchStats()
         self._names: dict[str, Var | None] = {}
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         # pickled (for worker processes) without the statistics of its last run
         state = dict(self.__dict__)
         del state["stats"]
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.stats = SearchStats()
 
@@ -115,16 +127,27 @@ class Model:
             self._names[name] = None if name in self._names else v
         return v
 
-    def int_var(self, lo: object, hi: object = None, name: str | None = None) -> Var:
+    @overload
+    def int_var(self, lo: int, hi: int | None = None, name: str | None = None) -> Var: ...
+    @overload
+    def int_var(self, lo: Iterable[int], hi: str | None = None, name: str | None = None,
+                ) -> Var: ...
+
+    def int_var(self, lo: int | Iterable[int], hi: int | str | None = None,
+                name: str | None = None) -> Var:
         """A variable with domain lo..hi (inclusive) or, given an iterable, those values:
         int_var(1, 9, "x"), int_var([1, 3, 5], "y")."""
+        return self._int_var(lo, hi, name)
+
+    def _int_var(self, lo: object, hi: object, name: str | None) -> Var:
+        # typed loosely: the checks below turn any wrong argument into a ModelError
         if not isinstance(lo, int) or isinstance(lo, bool):
             if isinstance(hi, str) and name is None:
                 name, hi = hi, None
             if hi is not None:
                 raise ModelError("int_var(values, name): give the values alone, without hi")
             try:
-                values = sorted({_int(v, "a domain value") for v in lo})  # type: ignore[union-attr]
+                values = sorted({_int(v, "a domain value") for v in lo})  # type: ignore[attr-defined]
             except TypeError:
                 raise ModelError(f"int_var needs bounds or a collection of values, not {lo!r}")\
                     from None
@@ -139,38 +162,37 @@ class Model:
             raise ModelError(f"variable {name or ''!r} has an empty domain {lo}..{hi}")
         return self._new_var(lo, hi, None, name)
 
-    def int_vars(self, names: object, lo: object, hi: object = None,
-                 prefix: str | None = None) -> list[Var]:
+    def int_vars(self, names: str | int | Iterable[str], lo: int | Iterable[int],
+                 hi: int | str | None = None, prefix: str | None = None) -> list[Var]:
         """Several variables: int_vars("A B C", 0, 9) or int_vars(9, 1, 9, "r")."""
         if isinstance(hi, str) and prefix is None and not isinstance(lo, int):
             prefix, hi = hi, None
         if isinstance(names, str):
             labels = names.split()
-        elif isinstance(names, int) and not isinstance(names, bool):
+        elif isinstance(names, bool):
+            raise ModelError(f"int_vars: names are a string, a count or a list, not {names}")
+        elif isinstance(names, int):
             if names < 0:
                 raise ModelError(f"int_vars: a negative count {names}")
             labels = [f"{prefix}[{i}]" if prefix else "" for i in range(names)]
         else:
-            labels = [str(n) for n in names]  # type: ignore[union-attr]
-        if hi is None and not isinstance(lo, int):
-            return [self.int_var(lo, name=label) for label in labels]
-        return [self.int_var(lo, hi, label) for label in labels]
+            labels = [str(n) for n in names]
+        return [self._int_var(lo, hi, label) for label in labels]
 
-    def int_matrix(self, rows: int, cols: int, lo: object, hi: object = None,
-                   name: str | None = None) -> Matrix:
+    def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
+                   hi: int | str | None = None, name: str | None = None) -> Matrix:
         """A rows x cols grid of variables named name[i][j]."""
         rows, cols = _int(rows, "rows"), _int(cols, "cols")
         if rows < 0 or cols < 0:
             raise ModelError(f"int_matrix: negative size {rows}x{cols}")
         if isinstance(hi, str) and name is None and not isinstance(lo, int):
             name, hi = hi, None
-        grid = []
+        grid: list[list[Var]] = []
         for i in range(rows):
-            row = []
+            row: list[Var] = []
             for j in range(cols):
                 label = f"{name}[{i}][{j}]" if name else None
-                row.append(self.int_var(lo, hi, label) if hi is not None or isinstance(lo, int)
-                           else self.int_var(lo, name=label))
+                row.append(self._int_var(lo, hi, label))
             grid.append(row)
         return Matrix(grid)
 
@@ -188,7 +210,7 @@ class Model:
         return v
 
     # ----------------------------------------------------------- constraints
-    def add(self, *constraints: object, label: str | None = None) -> Model:
+    def add(self, *constraints: Constraints, label: str | None = None) -> Model:
         """Add constraints (also lists or generators of them). An explanation names them
         by `label` ("row 4", "cage A") instead of their formula."""
         if label is not None and not isinstance(label, str):
@@ -208,7 +230,7 @@ class Model:
                 raise ModelError(f"{c!r} is not a constraint")
         return self
 
-    def __iadd__(self, constraint: object) -> Model:
+    def __iadd__(self, constraint: Constraints) -> Model:
         return self.add(constraint)
 
     def _check_owner(self, c: Expr) -> None:
@@ -219,7 +241,7 @@ class Model:
                                  "belongs to another model")
 
     # ----------------------------------------------------------------- solving
-    def _options(self, kwargs: dict, mode: str = "solutions",
+    def _options(self, kwargs: Mapping[str, Any], mode: str = "solutions",
                  ) -> tuple[SearchOptions, Parallel | None]:
         """The search options, and the parallel settings when the search is to run on
         several workers (None: sequential). `mode` is what the run is for: "solutions",
@@ -268,7 +290,7 @@ class Model:
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
              snapshot: tuple[list[Var], list[Expr]] | None = None,
              stats: SearchStats | None = None,
-             parallel: Parallel | None = None) -> Iterator[list[int]]:
+             parallel: Parallel | None = None) -> Generator[list[int], None, None]:
         """The values of the snapshot's variables in each solution, in order (a fresh list
         each time), every one verified by the independent checker; with an objective, each
         one better than the last. The run's statistics (`stats`, or new ones) become
@@ -298,7 +320,8 @@ class Model:
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
 
-    def solutions(self, limit: int | None = None, **options) -> Iterator[Solution]:
+    def solutions(self, limit: int | None = None, **options: Unpack[SearchKeywords],
+                  ) -> Iterator[Solution]:
         """Every solution, each exactly once, lazily, in a deterministic order.
 
         After the run, self.stats says whether the search was complete."""
@@ -333,13 +356,13 @@ class Model:
         finally:
             run.close()
 
-    def solve(self, **options) -> Solution | None:
+    def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
         """The first solution, or None (see self.stats.complete when a limit was set)."""
         for sol in self.solutions(limit=1, **options):
             return sol
         return None
 
-    def count(self, **options) -> int:
+    def count(self, **options: Unpack[SearchKeywords]) -> int:
         """The number of solutions (check self.stats.complete when a limit was set)."""
         opts, parallel = self._options(options, "count")
         if parallel is None:
@@ -349,15 +372,16 @@ class Model:
             pass  # the workers count; no solution is sent back
         return stats.solutions
 
-    def minimize(self, expr: object, **options) -> Solution | None:
+    def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound."""
         return self._optimize(expr, -1, options)
 
-    def maximize(self, expr: object, **options) -> Solution | None:
+    def maximize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the largest value of expr, by branch and bound."""
         return self._optimize(expr, 1, options)
 
-    def _optimize(self, expr: object, sense: int, options: dict) -> Solution | None:
+    def _optimize(self, expr: ExprLike, sense: int, options: Mapping[str, Any],
+                  ) -> Solution | None:
         opts, parallel = self._options(options, "optimize")
         expr = const_or_expr(expr, "objective")
         if isinstance(expr, BoolConst):

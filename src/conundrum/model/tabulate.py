@@ -111,13 +111,16 @@ def table_rows(node: Expr, variables: list[Var],
             col = [_binary(op, x, y) for x, y in zip(column(sub.args[0]), column(sub.args[1]))]
         elif isinstance(sub, Pow):
             k = sub.k
-            col = [None if x is None else _num(x ** k) for x in column(sub.args[0])]
+            col = [None if x is None else _num(x ** k)
+                   for x in column(sub.args[0])]
         elif isinstance(sub, Abs):
-            col = [None if x is None else abs(x) for x in column(sub.args[0])]
-        else:  # MinMax
+            col = [None if x is None else abs(x)  # type: ignore[misc]
+                   for x in column(sub.args[0])]
+        else:
+            assert isinstance(sub, MinMax)
             cols = [column(a) for a in sub.args]
             pick = max if sub.is_max else min
-            col = [None if any(x is None for x in xs) else pick(xs)  # type: ignore[type-var]
+            col = [None if any(x is None for x in xs) else pick(xs)
                    for xs in zip(*cols)]
         columns[id(sub)] = col
     return [(t, v) for t, v in zip(assignments, columns[id(node)]) if v is not None]

@@ -71,7 +71,7 @@ class DaskPool:
             except (OSError, TimeoutError) as e:
                 raise ModelError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         else:
-            self.client = scheduler
+            self.client = scheduler  # type: ignore[assignment]  # a Client, checked before
         threads = sum(self.client.nthreads().values())
         if threads == 0:
             self.close()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from conundrum.model.compiled import CompiledModel
@@ -148,7 +148,7 @@ class _Run:
                 next_progress = time.perf_counter() + PROGRESS_INTERVAL
                 on_progress(self._progress())
 
-    def _probe(self) -> Iterator[list[int]]:
+    def _probe(self) -> Generator[list[int], None, bool]:
         """An optimisation first searches alone for a while (PROBE_NODES): its incumbent
         bounds the split, and the failures it learned steer dom_wdeg's choices there.
         Split without them, Golomb 10 took 4x the nodes of the sequential search (the

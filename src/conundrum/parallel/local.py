@@ -95,18 +95,19 @@ class LocalPool:
         stats, count, worker name) when one is searched."""
         by_conn = {id(slot.conn): slot for slot in self.slots}
         events: list[tuple] = []
-        for conn in wait([slot.conn for slot in self.slots], timeout):
-            slot = by_conn[id(conn)]
+        for ready in wait([slot.conn for slot in self.slots], timeout):
+            slot = by_conn[id(ready)]
+            conn = slot.conn
             try:
                 for _ in range(MESSAGES_PER_POLL):
-                    message = conn.recv()  # type: ignore[union-attr]
+                    message = conn.recv()
                     if message[0] == "done":
                         events.append(message + (f"pid {slot.process.pid}",
                                                  time.perf_counter() - slot.since))
                         slot.task = None
                     elif message[0] != "ready":
                         events.append(message)
-                    if not conn.poll():  # type: ignore[union-attr]
+                    if not conn.poll():
                         break
             except (EOFError, OSError):
                 events.append(self._replace(slot))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from conundrum.model.errors import ModelError
 
@@ -33,7 +34,8 @@ class Parallel:
         self.mode = mode
 
 
-def parallel_settings(kwargs: dict, search_kwargs: dict, mode: str) -> Parallel | None:
+def parallel_settings(kwargs: Mapping[str, object], search_kwargs: dict[str, object],
+                      mode: str) -> Parallel | None:
     """The Parallel settings of the user's keywords (ModelError naming a wrong one), or None
     when they ask for the sequential search (workers=1, no scheduler)."""
     workers = kwargs.get("workers")

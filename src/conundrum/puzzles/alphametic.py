@@ -451,7 +451,7 @@ def _build(eq: Equation, var: dict, m, opt: Options):
     rel = eq.tree.tok.value
     mode = rel[0] if rel[0] in "#$" else ("#" if opt.integral else "$")
     constraint = results[id(eq.tree)]
-    return cn.integral(constraint) if mode == "#" else constraint
+    return cn.integral(constraint) if mode == "#" else constraint  # type: ignore[arg-type]
 
 
 def _combine(node: Node, args: list, var: dict, base: int, fixed, cn):

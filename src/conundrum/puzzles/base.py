@@ -9,9 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
+
+
+class Place(TypedDict, total=False):
+    """Where in the input an error is: the keywords of PuzzleError besides the message."""
+
+    source: str | None
+    line: int | None
+    column: int | None
+    text: str | None
 
 
 class PuzzleError(ValueError):
@@ -159,7 +168,7 @@ def draw_regions(rows: list[list[str]], region: list[list[object]]) -> str:
         for c in range(m + 1):
             arms = (r > 0 and wall_v(r - 1, c), r < n and wall_v(r, c),
                     c > 0 and wall_h(r, c - 1), c < m and wall_h(r, c))
-            line.append(_JUNCTION[tuple(int(a) for a in arms)])
+            line.append(_JUNCTION[(int(arms[0]), int(arms[1]), int(arms[2]), int(arms[3]))])
             if c < m:
                 line.append(("─" if wall_h(r, c) else " ") * (width + 2))
         out.append("".join(line).rstrip())

@@ -126,7 +126,7 @@ def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
     """The Puzzle of a caged Latin-square model (Killer, KenKen): drawn with lines between
     cages, JSON as {"grid": ...}, first-fail search."""
     n = len(x)
-    region = [[None] * n for _ in range(n)]
+    region: list[list[object]] = [[None] * n for _ in range(n)]
     for cage in cm.cages:
         for r, c in cage.cells:
             region[r][c] = cage.label

@@ -181,7 +181,7 @@ def _draw(runs: list[list[Cell]], filling: dict[Cell, int], free: set[Cell],
             return None
         differ = [cn.sum([x[cell] for cell in run]) != sum(alt[cell] for cell in run)
                   for run in free_runs]
-        clause = differ[0]
+        clause: cn.Expr = differ[0]
         for ne in differ[1:]:
             clause = clause | ne
         m += clause

@@ -8,7 +8,7 @@ fill) or ``X`` (a hole, not part of the puzzle); lines starting with ``#`` are c
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, cell_name, draw_with_holes
+from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes
 from .grid import check_text
 
 MAX_CELLS = 400
@@ -27,7 +27,7 @@ def read(text: str, source: str) -> list[list[int | None | str]]:
         col = 0
         for part in line.split(" "):
             if part:
-                place = {"source": source, "line": i, "column": col + 1, "text": line}
+                place: Place = {"source": source, "line": i, "column": col + 1, "text": line}
                 if part == ".":
                     row.append(None)
                 elif part in ("X", "x"):
@@ -70,16 +70,16 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
     m = cn.Model()
     # the variables are named as explanations name cells
     var = {p: m.int_var(1, n, cell_name(*p)) for p in cells}
-    for (r, c), v in var.items():
+    for (r, c), x in var.items():
         if isinstance(rows[r][c], int):
-            m += v == rows[r][c]
+            m += x == rows[r][c]
     m.add(cn.all_different(list(var.values())), label=f"1 to {n}, each once")
-    for (r, c), v in var.items():
+    for (r, c), x in var.items():
         near = [var[(r + dr, c + dc)] for dr, dc in moves if (r + dr, c + dc) in var]
         name = cell_name(r, c)
-        m.add(cn.implies(v != n, cn.sum([u == v + 1 for u in near]) >= 1),
+        m.add(cn.implies(x != n, cn.sum([u == x + 1 for u in near]) >= 1),
               label=f"the number after {name}'s is next to it")
-        m.add(cn.implies(v != 1, cn.sum([u == v - 1 for u in near]) >= 1),
+        m.add(cn.implies(x != 1, cn.sum([u == x - 1 for u in near]) >= 1),
               label=f"the number before {name}'s is next to it")
 
     def grid(sol) -> list[list[int | None]]:

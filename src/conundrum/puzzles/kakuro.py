@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Puzzle, PuzzleError, cell_name, draw_with_holes
+from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -32,7 +32,7 @@ class Run:
     label: str  # how explanations name it
 
 
-def _clue(tok: str, what: str, place: dict) -> int | None:
+def _clue(tok: str, what: str, place: Place) -> int | None:
     if tok == "":
         return None
     if not tok.isdigit() or len(tok) > 2 or not 1 <= int(tok) <= 45:
@@ -43,7 +43,7 @@ def _clue(tok: str, what: str, place: dict) -> int | None:
 def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
     """The grid of tokens ('.' white, '#' any block) and the runs with their clues."""
     rows: list[list[str]] = []
-    clues: dict[tuple[int, int], tuple[int | None, int | None, dict]] = {}
+    clues: dict[tuple[int, int], tuple[int | None, int | None, Place]] = {}
     for i, line in enumerate(check_text(text, source), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -51,7 +51,7 @@ def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
         col = 0
         for part in line.split(" "):
             if part:
-                place = {"source": source, "line": i, "column": col + 1, "text": line}
+                place: Place = {"source": source, "line": i, "column": col + 1, "text": line}
                 r, c = len(rows), len(row)
                 if part == ".":
                     row.append(".")
@@ -79,8 +79,9 @@ def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
                               source=source)
     runs: list[Run] = []
     used: set[tuple[tuple[int, int], int]] = set()
-    for (r, c), (down, right, place) in sorted(clues.items()):
-        for total, (dr, dc), name in ((right, (0, 1), "across"), (down, (1, 0), "down")):
+    for (r, c), (down_sum, across_sum, place) in sorted(clues.items()):
+        for total, (dr, dc), name in ((across_sum, (0, 1), "across"),
+                                      (down_sum, (1, 0), "down")):
             if total is None:
                 continue
             cells = []

@@ -7,7 +7,7 @@ The file is a cage map and one ``LABEL=TARGET OP`` rule per cage (``A=12*``, ``B
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError
+from .base import Place, Puzzle, PuzzleError
 from .cages import caged_puzzle, read_cages
 from .latin import latin_model
 
@@ -24,7 +24,7 @@ def parse(text: str, source: str = "") -> Puzzle:
         raise PuzzleError(f"a KenKen has 2 to {MAX_SIZE} rows; this map has {n}", source=source)
     m, x = latin_model(n)
     for cage in cm.cages:
-        place = {"source": source, "line": cage.line, "column": cage.column}
+        place: Place = {"source": source, "line": cage.line, "column": cage.column}
         cells = [x[r][c] for r, c in cage.cells]
         t, op = cage.target, cage.op
         if op == "" and len(cells) != 1:

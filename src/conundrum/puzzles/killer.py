@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import isqrt
 
-from .base import Puzzle, PuzzleError
+from .base import Place, Puzzle, PuzzleError
 from .cages import caged_puzzle, read_cages
 from .latin import latin_model
 
@@ -27,7 +27,7 @@ def parse(text: str, source: str = "") -> Puzzle:
     b = isqrt(n)
     m, x = latin_model(n, (b, b))
     for cage in cm.cages:
-        place = {"source": source, "line": cage.line, "column": cage.column}
+        place: Place = {"source": source, "line": cage.line, "column": cage.column}
         if len(cage.cells) > n:
             raise PuzzleError(f"cage {cage.label!r} has {len(cage.cells)} cells, more than "
                               f"the {n} different digits", **place)

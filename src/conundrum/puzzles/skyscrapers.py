@@ -12,14 +12,14 @@ all separated by spaces; ``.`` is no clue (or an empty cell)::
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, cell_names, values
+from .base import Place, Puzzle, PuzzleError, cell_names, values
 from .grid import check_text
 from .latin import draw_values, latin_model
 
 MAX_SIZE = 12
 
 
-def _token(tok: str, n: int, what: str, place: dict) -> int | None:
+def _token(tok: str, n: int, what: str, place: Place) -> int | None:
     if tok in (".", "0", "-"):
         return None
     if tok.isascii() and tok.isdigit() and len(tok) <= 3 and 1 <= int(tok) <= n:

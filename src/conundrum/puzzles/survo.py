@@ -8,13 +8,13 @@ comments.
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, cell_names, draw_grid, values
+from .base import Place, Puzzle, PuzzleError, cell_names, draw_grid, values
 from .grid import check_text
 
 MAX_CELLS = 100
 
 
-def _number(tok: str, what: str, place: dict) -> int:
+def _number(tok: str, what: str, place: Place) -> int:
     if not tok.isdigit() or len(tok) > 6:
         raise PuzzleError(f"{what} {tok!r} is not a whole number", **place)
     return int(tok)
@@ -34,7 +34,7 @@ def read(text: str, source: str) -> tuple[list[list[int | None]], list[int], lis
     cells: list[list[int | None]] = []
     row_sums = []
     for i, line, toks in body:
-        place = {"source": source, "line": i, "text": line}
+        place: Place = {"source": source, "line": i, "text": line}
         if len(toks) != n + 1:
             raise PuzzleError(f"{len(toks)} entries: expected {n} cells and the row's sum "
                               f"(the last line has {n} column sums)", **place)

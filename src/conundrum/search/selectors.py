@@ -13,13 +13,19 @@ through a key function.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal, get_args
 
 from conundrum.engine import IntVar
 from conundrum.engine.var import BITSET_LIMIT
 
-VAR_SELECTS = ("input_order", "first_fail", "anti_first_fail", "smallest", "largest",
-               "occurrence", "most_constrained", "max_regret", "dom_wdeg")
-VALUE_SELECTS = ("auto", "min", "max", "middle", "median", "split", "reverse_split", "random")
+# The heuristics' names, as Literal types for type checkers and as tuples for run-time
+# checks and the command line (one list each: the tuples are read off the types).
+VarSelect = Literal["input_order", "first_fail", "anti_first_fail", "smallest", "largest",
+                    "occurrence", "most_constrained", "max_regret", "dom_wdeg"]
+ValueSelect = Literal["auto", "min", "max", "middle", "median", "split", "reverse_split",
+                      "random"]
+VAR_SELECTS: tuple[str, ...] = get_args(VarSelect)
+VALUE_SELECTS: tuple[str, ...] = get_args(ValueSelect)
 
 # decision kinds
 EQ = 0
@@ -40,8 +46,8 @@ def apply_decision(x: IntVar, kind: int, v: int) -> None:
         x.set_max(v)
     else:  # GT
         x.set_min(v + 1)
-VarSelect = Callable[[list[IntVar]], "IntVar | None"]
-ValueSelect = Callable[[IntVar], tuple[Decision, ...]]
+VarChooser = Callable[[list[IntVar]], "IntVar | None"]
+ValueChooser = Callable[[IntVar], tuple[Decision, ...]]
 
 
 def _size(x: IntVar) -> int:
@@ -91,7 +97,7 @@ def dom_wdeg(xs: list[IntVar]) -> IntVar | None:
     return best
 
 
-def _keyed(key: Callable[[IntVar], object]) -> VarSelect:
+def _keyed(key: Callable[[IntVar], object]) -> VarChooser:
     def select(xs: list[IntVar]) -> IntVar | None:
         best = None
         best_key: object = None
@@ -104,7 +110,7 @@ def _keyed(key: Callable[[IntVar], object]) -> VarSelect:
     return select
 
 
-def make_var_select(name: str) -> VarSelect:
+def make_var_select(name: str) -> VarChooser:
     """The selector function for a var_select name."""
     if name == "input_order":
         return input_order
@@ -166,7 +172,7 @@ def auto_value(x: IntVar) -> tuple[Decision, ...]:
     return min_value(x)
 
 
-def make_value_select(name: str, seed: int = 0) -> ValueSelect:
+def make_value_select(name: str, seed: int = 0) -> ValueChooser:
     """The alternatives function for a value_select name: x -> decisions."""
     if name == "auto":
         return auto_value

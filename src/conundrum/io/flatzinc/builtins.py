@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from typing import Any
 
 import conundrum as cn
 from conundrum.io.flatzinc.parser import FznError, Range
@@ -29,26 +30,26 @@ class Context:
         self.model = model
 
     @staticmethod
-    def range_of(x: object) -> tuple[int, int]:
+    def range_of(x: Any) -> tuple[int, int]:
         if isinstance(x, int):
             return x, x
-        return x.lo, x.hi  # type: ignore[attr-defined]
+        return x.lo, x.hi
 
     def aux(self, lo: int, hi: int) -> cn.Var:
         return self.model.int_var(lo, hi)
 
 
-def _lin(coefs: list, xs: list) -> object:
+def _lin(coefs: list, xs: list) -> Any:
     if len(coefs) != len(xs):
         raise FznError(f"{len(coefs)} coefficients for {len(xs)} variables")
     return cn.sum(c * x for c, x in zip(coefs, xs))
 
 
-def member(x: object, values: object) -> object:
+def member(x: Any, values: Any) -> Any:
     """x in a constant set (a Range or a frozenset), as one constraint."""
     if isinstance(values, Range):
-        return (x >= values.lo) & (x <= values.hi)  # type: ignore[operator]
-    vals = sorted(values)  # type: ignore[call-overload]
+        return (x >= values.lo) & (x <= values.hi)
+    vals = sorted(values)
     if not vals:
         return False
     runs: list[list[int]] = []
@@ -57,7 +58,7 @@ def member(x: object, values: object) -> object:
             runs[-1][1] = v
         else:
             runs.append([v, v])
-    parts = [(x == lo) if lo == hi else ((x >= lo) & (x <= hi))  # type: ignore[operator]
+    parts = [(x == lo) if lo == hi else ((x >= lo) & (x <= hi))
              for lo, hi in runs]
     out = parts[0]
     for p in parts[1:]:
@@ -65,7 +66,7 @@ def member(x: object, values: object) -> object:
     return out
 
 
-def truncating_division(ctx: Context, a: object, b: object) -> tuple[object, object]:
+def truncating_division(ctx: Context, a: Any, b: Any) -> tuple[Any, Any]:
     """(q, r) with a = q*b + r, |r| < |b| and r zero or of a's sign: MiniZinc's `div` and
     `mod`, which truncate toward zero. b = 0 has no (q, r)."""
     alo, ahi = ctx.range_of(a)
@@ -78,17 +79,17 @@ def truncating_division(ctx: Context, a: object, b: object) -> tuple[object, obj
     m = ctx.model
     m += b != 0
     m += a == q * b + r
-    m += abs(r) < abs(b)  # type: ignore[arg-type]
-    m += cn.implies(a > 0, r >= 0)  # type: ignore[operator]
-    m += cn.implies(a < 0, r <= 0)  # type: ignore[operator]
+    m += abs(r) < abs(b)
+    m += cn.implies(a > 0, r >= 0)
+    m += cn.implies(a < 0, r <= 0)
     return q, r
 
 
-def _int_div(ctx: Context, a: object, b: object, c: object) -> object:
+def _int_div(ctx: Context, a: Any, b: Any, c: Any) -> Any:
     return truncating_division(ctx, a, b)[0] == c
 
 
-def _int_mod(ctx: Context, a: object, b: object, c: object) -> object:
+def _int_mod(ctx: Context, a: Any, b: Any, c: Any) -> Any:
     return truncating_division(ctx, a, b)[1] == c
 
 
@@ -97,10 +98,10 @@ def _trunc_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def _int_pow(ctx: Context, a: object, b: object, c: object) -> object:
+def _int_pow(ctx: Context, a: Any, b: Any, c: Any) -> Any:
     """c = a^b; a negative exponent gives 1 div a^-b (MiniZinc), undefined for a = 0."""
     if isinstance(b, int) and b >= 0:
-        return c == a ** b  # type: ignore[operator]
+        return c == a ** b
     alo, ahi = ctx.range_of(a)
     blo, bhi = ctx.range_of(b)
     if (ahi - alo + 1) * (bhi - blo + 1) > 100_000:
@@ -116,7 +117,7 @@ def _int_pow(ctx: Context, a: object, b: object, c: object) -> object:
     return cn.table([a, b, c], rows)
 
 
-def _table(xs: list, flat: list) -> object:
+def _table(xs: list, flat: list) -> Any:
     n = len(xs)
     if n == 0 or len(flat) % n:
         raise FznError(f"table: {len(flat)} values do not make rows of {n}")
@@ -124,7 +125,7 @@ def _table(xs: list, flat: list) -> object:
     return cn.table(xs, rows)
 
 
-def _gcc_closed(xs: list, cover: list, counts: list) -> object:
+def _gcc_closed(xs: list, cover: list, counts: list) -> Any:
     allowed = frozenset(cover)
     c = cn.global_cardinality(xs, cover, counts)
     for x in xs:
@@ -132,7 +133,7 @@ def _gcc_closed(xs: list, cover: list, counts: list) -> object:
     return c
 
 
-def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: object) -> object:
+def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: Any) -> Any:
     """MiniZinc's DFA: states 1..Q, d[q, s] the next state (0: none), row by row over the
     symbols in order."""
     if len(d) != states * len(symbols):
@@ -141,11 +142,11 @@ def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: o
     transitions = {(q + 1, s): d[q * len(symbols) + k]
                    for q in range(states) for k, s in enumerate(symbols)
                    if d[q * len(symbols) + k] != 0}
-    accepting = final.values() if isinstance(final, Range) else sorted(final)  # type: ignore[arg-type]
+    accepting = final.values() if isinstance(final, Range) else sorted(final)
     return cn.regular(xs, transitions, start, accepting)
 
 
-def _circuit(xs: list, first: int, sub: bool) -> object:
+def _circuit(xs: list, first: int, sub: bool) -> Any:
     """MiniZinc's (sub)circuit over an array whose first index is `first`. MiniZinc's
     circuit also forbids every x[i] = i, so a circuit of one node has no solution."""
     succ = [x - first for x in xs]
@@ -155,11 +156,11 @@ def _circuit(xs: list, first: int, sub: bool) -> object:
     return c & (succ[0] != 0) if len(succ) == 1 else c
 
 
-def _elem(i: object, xs: list, c: object) -> object:
-    return c == cn.element(xs, i - 1)  # type: ignore[operator]
+def _elem(i: Any, xs: list, c: Any) -> Any:
+    return c == cn.element(xs, i - 1)
 
 
-Builtin = Callable[..., object]
+Builtin = Callable[..., Any]  # a constraint or an expression, as the model takes it
 
 PLAIN: dict[str, Builtin] = {
     # integers
@@ -252,7 +253,7 @@ ARITY = ({name: _arity(f) for name, f in (PLAIN | TRUTH_LAST).items()}
          | {name: _arity(f) - 1 for name, f in WITH_CONTEXT.items()})
 
 
-def translate(ctx: Context, name: str, args: list) -> object:
+def translate(ctx: Context, name: str, args: list) -> Any:
     """The constraint expression for one FlatZinc constraint (FznError if unknown or of the
     wrong arity)."""
     base, mode = name, "plain"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from conundrum.io.flatzinc.build import Output
 from conundrum.search.stats import SearchStats
@@ -18,7 +19,7 @@ def _value(item: object, is_bool: bool, value_of: Callable[[object], int]) -> st
     return ("true" if v else "false") if is_bool else str(v)
 
 
-def format_solution(outputs: list[Output], value_of: Callable[[object], int]) -> str:
+def format_solution(outputs: list[Output], value_of: Callable[[Any], int]) -> str:
     """The output items of one solution, then the `----------` line."""
     lines = []
     for out in outputs:

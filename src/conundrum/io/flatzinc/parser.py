@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class FznError(Exception):
@@ -377,7 +378,7 @@ class Parser:
         while True:
             tok = self.next()
             value: object
-            opened = None
+            opened: list[Any] | None = None
             if tok.text == "[" and tok.kind == "punct":
                 opened = ["array", [], ""]
             elif tok.text == "{" and tok.kind == "punct":
