@@ -30,6 +30,17 @@ def json_lines(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
 
+def json_stream(out: str) -> tuple[list[dict], dict]:
+    """The solutions and the final summary of --json output (every line is JSON; the last
+    one, and only it, is the summary)."""
+    lines = json_lines(out)
+    assert lines and all("status" not in line for line in lines[:-1])
+    summary = lines[-1]
+    assert summary["status"] in ("complete", "incomplete")
+    assert {"solutions", "nodes", "fails", "propagations", "seconds"} <= set(summary)
+    return lines[:-1], summary
+
+
 def test_first_solution_by_default(capsys):
     status, out, err = run(capsys, "alphametic", "SEND + MORE = MONEY")
     assert status == 0 and err == ""
@@ -45,11 +56,13 @@ def test_no_solution_exit_1(capsys):
 
 def test_all_json_and_limit(capsys):
     status, out, _ = run(capsys, "alphametic", "--all", "--json", "A + B = 3")
-    sols = json_lines(out)
+    sols, summary = json_stream(out)
     assert status == 0
     assert sorted((s["A"], s["B"]) for s in sols) == [(0, 3), (1, 2), (2, 1), (3, 0)]
+    assert summary["status"] == "complete" and summary["solutions"] == 4
     status, out, _ = run(capsys, "alphametic", "--limit", "2", "--json", "A + B = 3")
-    assert status == 0 and len(json_lines(out)) == 2
+    sols, summary = json_stream(out)
+    assert status == 0 and len(sols) == 2 and summary["solutions"] == 2
     status, out, _ = run(capsys, "alphametic", "--all", "A + B = 3")
     assert out.count("\n\n") == 3  # four solutions separated by blank lines
 
@@ -68,12 +81,31 @@ def test_unique(capsys):
     lines = out.splitlines()
     assert status == 0 and lines[-1] == "not unique" and "a second solution:" in lines
     status, out, _ = run(capsys, "queens", "6", "--unique", "--json")
-    assert json_lines(out)[-1] == {"unique": False} and len(json_lines(out)) == 3
+    sols, summary = json_stream(out)
+    assert len(sols) == 2 and summary["unique"] is False and summary["status"] == "complete"
+    status, out, _ = run(capsys, "alphametic", "--unique", "--json", "SEND + MORE = MONEY")
+    sols, summary = json_stream(out)
+    assert len(sols) == 1 and summary["unique"] is True and summary["solutions"] == 1
+
+
+def test_json_summary_of_counts_failures_and_limits(capsys):
+    status, out, _ = run(capsys, "queens", "6", "--count", "--json")
+    sols, summary = json_stream(out)
+    assert status == 0 and sols == [] and summary["solutions"] == 4
+    assert summary["status"] == "complete" and summary["nodes"] > 0
+    status, out, _ = run(capsys, "magic", "2", "--json")
+    sols, summary = json_stream(out)
+    assert status == 1 and sols == [] and summary["solutions"] == 0
+    assert summary["status"] == "complete"
+    status, out, err = run(capsys, "queens", "8", "--all", "--node-limit", "30", "--json")
+    sols, summary = json_stream(out)
+    assert status == 3 and summary["status"] == "incomplete"
+    assert summary["stopped_by"] == "node_limit" and summary["solutions"] == len(sols)
 
 
 def test_grid_json_and_plain(capsys):
     status, out, _ = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku.txt"))
-    grid = json.loads(out)["grid"]
+    grid = json.loads(out.splitlines()[0])["grid"]
     assert status == 0 and len(grid) == 9 and all(sorted(row) == list(range(1, 10))
                                                     for row in grid)
     status, out, _ = run(capsys, "sudoku", "--plain", str(EXAMPLES / "sudoku.txt"))
@@ -83,14 +115,14 @@ def test_grid_json_and_plain(capsys):
 def test_one_line_and_multi_line_sudoku_agree(capsys):
     a = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku.txt"))[1]
     b = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku-one-line.txt"))[1]
-    assert a == b
+    assert json_stream(a)[0] == json_stream(b)[0]
 
 
 def test_standard_input(capsys, monkeypatch):
     text = (EXAMPLES / "sudoku-4x4.txt").read_bytes()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     status, out, _ = run(capsys, "sudoku", "--json", "-")
-    grid = json.loads(out)["grid"]
+    grid = json_stream(out)[0][0]["grid"]
     assert status == 0 and grid[0][0] == 1 and grid[1][2] == 3 and grid[3][3] == 2
 
 
@@ -99,7 +131,7 @@ def test_equations_from_a_file(capsys, tmp_path):
     f.write_text("# the seed's equation grid\nP*XYZ = XUTU, RSU + Z = RQT\n\nRQO + TX = RPX;"
                  " P + RSU = RQO\nXYZ / Z = TX\nXUTU - RQT = RPX\n", encoding="utf-8")
     status, out, _ = run(capsys, "alphametic", "--no-distinct", "--json", "-f", str(f))
-    sol = json.loads(out)
+    sol = json_stream(out)[0][0]
     assert status == 0 and (sol["P"], sol["X"], sol["Y"], sol["Z"]) == (7, 1, 8, 9)
 
 
@@ -125,7 +157,7 @@ def test_time_limit_exit_3(capsys):
 def test_node_limit_and_incomplete_method_exit_3(capsys):
     status, out, err = run(capsys, "queens", "8", "--all", "--node-limit", "30", "--json")
     assert status == 3 and "node limit" in err
-    assert all(len(s["queens"]) == 8 for s in json_lines(out))
+    assert all(len(s["queens"]) == 8 for s in json_stream(out)[0])
     status, out, err = run(capsys, "queens", "8", "--count", "--method", "lds:0")
     assert status == 3 and out == "" and "lds" in err
 
@@ -177,6 +209,11 @@ def test_version_names_the_release_the_engine_and_python() -> None:
     engine = "compiled engine" if conundrum.COMPILED else "pure-Python engine"
     assert r.returncode == 0 and r.stdout == (
         f"conundrum {conundrum.__version__} ({engine}, Python {platform.python_version()})\n")
-    # the release number is written twice until packaging reads it from one place
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["version"] == conundrum.__version__
+    # the release number is written once, in conundrum/__init__.py; packaging reads it there
+    from importlib.metadata import version
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "conundrum.__version__"}
+    assert version("conundrum") == conundrum.__version__

@@ -16,6 +16,7 @@ from typing import Any
 
 from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
 from .search.selectors import VALUE_SELECTS, VAR_SELECTS
+from .terminal import COLOR_CHOICES, Palette, wants_color
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -34,6 +35,11 @@ FILE_COMMANDS = {
     "survo": "a Survo (1..m*n once each, given row and column sums)",
 }
 N_COMMANDS = {"queens": "place N queens on an N x N board", "magic": "a magic square of order N"}
+# Shell completion is written by shtab from the parser; an argument marked with this
+# (shtab's own spelling of "a file name", kept here so that building the parser does not
+# import shtab) completes file names.
+COMPLETE_FILES = {"bash": "_shtab_compgen_files", "zsh": "_files", "tcsh": "f"}
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
 def _solutions(k: int) -> str:
     return f"{k} solution" if k == 1 else f"{k} solutions"
 
@@ -111,9 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "step its explanation needs")
     g.add_argument("--limit", type=_positive_int, metavar="N",
                    help="print (or count) at most N solutions")
-    g.add_argument("--json", action="store_true", help="each solution as one JSON line")
+    g.add_argument("--json", action="store_true",
+                   help="each solution as one JSON line, then a summary line: {\"status\": "
+                   "\"complete\" or \"incomplete\", \"solutions\": N, \"nodes\": ..., "
+                   "\"seconds\": ...}")
     g.add_argument("--plain", action="store_true",
                    help="grids as bare rows of values, without box lines")
+    g.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                   help="colour the output: auto (default: on a terminal, unless NO_COLOR "
+                   "is set), always or never")
     s = common.add_argument_group("search")
     s.add_argument("--var-select", choices=VAR_SELECTS, metavar="H",
                    help="variable selection: " + ", ".join(VAR_SELECTS) + " (default dom_wdeg)")
@@ -126,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--node-limit", type=_positive_int, metavar="N", help="stop after N nodes")
     s.add_argument("--seed", type=int, default=None, help="seed for random value selection")
     s.add_argument("--stats", action="store_true", help="search statistics on standard error")
+    s.add_argument("--plot", metavar="FILE", help="also draw the search into FILE (.png, .svg "
+                   "or .pdf): solutions and nodes over time, nodes by depth (needs "
+                   "conundrum[plot])").complete = COMPLETE_FILES  # type: ignore[attr-defined]
     par = common.add_argument_group("parallel search")
     par.add_argument("-p", "--workers", type=_positive_int, metavar="N",
                      help="search on N worker processes (default 1: one process)")
@@ -163,7 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="give letter X the digit D (repeatable)")
     for name, text in FILE_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve {text}.")
-        p.add_argument("file", metavar="FILE", help="the puzzle file, or - for standard input")
+        p.add_argument("file", metavar="FILE", help="the puzzle file, or - for standard "
+                       "input").complete = COMPLETE_FILES  # type: ignore[attr-defined]
     for name, text in N_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve: {text}.")
         p.add_argument("n", metavar="N", help="the board size")
@@ -204,6 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     gen.add_argument("--attempts", type=_positive_int, default=50, metavar="N",
                      help="puzzles to try for --difficulty (default 50)")
+    comp = sub.add_parser("completion", help="a shell completion script",
+                          description="Print the script that completes conundrum's commands, "
+                          "options and files in SHELL, e.g. `conundrum completion bash > "
+                          "~/.local/share/bash-completion/completions/conundrum` (needs "
+                          "conundrum[completion]).")
+    comp.add_argument("shell", choices=COMPLETION_SHELLS, metavar="SHELL",
+                      help="one of " + ", ".join(COMPLETION_SHELLS))
     cfg = sub.add_parser("minizinc-config", help="the MiniZinc solver configuration",
                          description="Print the solver configuration (.msc) that lets "
                          "MiniZinc run conundrum, or install it where MiniZinc finds it.")
@@ -328,7 +351,43 @@ def _show(puzzle: Puzzle, sol: Any, args: argparse.Namespace) -> str:
             rows = data["grid"]
             sep = "" if all(0 <= v <= 9 for row in rows for v in row) else " "
             return "\n".join(sep.join(str(v) for v in row) for row in rows)
-    return puzzle.render(sol)
+    return _palette(args, "out").grid(puzzle.render(sol))
+
+
+def _palette(args: argparse.Namespace, stream: str) -> Palette:
+    """The colours for standard output ("out") or standard error ("err")."""
+    return getattr(args, f"{stream}_palette", None) or Palette(False)
+
+
+def _warn(args: argparse.Namespace, text: str) -> None:
+    """A message on standard error (its ``conundrum:`` prefix coloured on a terminal)."""
+    print(_palette(args, "err").message(text), file=sys.stderr)
+
+
+def _summary(stats: Any, solutions: int, incomplete: bool, **extra: object) -> str:
+    """The last line of --json output, as MiniZinc's --json-stream ends with a status:
+    whether the answer is final ("complete") or a limit cut the search short
+    ("incomplete", with the limit that stopped it), and what the search cost."""
+    data: dict[str, object] = {"status": "incomplete" if incomplete else "complete"}
+    if incomplete:
+        data["stopped_by"] = getattr(stats, "stopped_by", None)
+    data.update(extra)
+    data["solutions"] = solutions
+    for key in ("nodes", "fails", "propagations"):
+        data[key] = getattr(stats, key, 0)
+    data["seconds"] = round(getattr(stats, "seconds", 0.0), 6)
+    return json.dumps(data)
+
+
+def _progress_callback(progress: Progress | None, timeline: Any) -> Callable[[Any], None]:
+    """One progress callback for the live line on a terminal and the plot's timeline."""
+    def report(stats: Any) -> None:
+        if progress:
+            progress(stats)
+        if timeline:
+            timeline.progress(stats)
+
+    return report
 
 
 def _stats_line(stats: Any) -> str:
@@ -343,15 +402,25 @@ def _stats_line(stats: Any) -> str:
 
 def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
     """Run the search the options ask for, print the results, return the exit status."""
+    from .plotting import Timeline, check_plot_target, write_plot
+
     m = puzzle.model
     opts = _search_options(args)
     progress = Progress() if sys.stderr.isatty() else None
-    if progress:
-        opts["on_progress"] = progress
+    timeline = None
+    if args.plot:
+        check_plot_target(args.plot)
+        timeline = Timeline()
+    if progress or timeline:
+        opts["on_progress"] = _progress_callback(progress, timeline)
     try:
         if args.count:
-            if args.limit:
-                found = sum(1 for _ in m.solutions(limit=args.limit, **opts))
+            if args.limit or timeline:  # a plot marks each solution as it comes
+                found = 0
+                for _ in m.solutions(limit=args.limit, **opts):
+                    found += 1
+                    if timeline:
+                        timeline.solution(m.stats, found)
             else:
                 found = m.count(**opts)
             shown: list[Any] = []
@@ -361,6 +430,8 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
             shown = []
             for sol in m.solutions(limit=limit, **opts):
                 found += 1
+                if timeline:
+                    timeline.solution(m.stats, found)
                 if args.unique:
                     shown.append(sol)
                     continue
@@ -375,60 +446,77 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
     stats = m.stats
     if args.stats:
         print(_stats_line(stats), file=sys.stderr)
+    if timeline:
+        source = getattr(args, "file", None) or getattr(args, "n", None) or ""
+        write_plot(args.plot, f"conundrum {args.command} {source}".rstrip(),
+                   timeline.samples, stats)
     stopped = getattr(stats, "stopped_by", None)
     incomplete = not getattr(stats, "complete", True) and stopped not in (None, "limit")
-    reason = _STOP_REASON.get(stopped, str(stopped))
-    if args.count:
-        if incomplete:
-            print(f"conundrum: {reason} stopped the search after {_solutions(found)}: the count "
-                  "is incomplete", file=sys.stderr)
-            return EXIT_LIMIT
-        out(str(found))
-        return EXIT_SOLVED
+    reason = _STOP_REASON.get(str(stopped), str(stopped))
+    paint = _palette(args, "out").paint
     if args.unique:
         return _report_unique(puzzle, shown, incomplete, reason, args, out)
+    if args.json:
+        # one summary line, whatever was asked: the count, or how many solutions came
+        out(_summary(stats, found, incomplete))
+    if args.count:
+        if incomplete:
+            _warn(args, f"conundrum: {reason} stopped the search after {_solutions(found)}: "
+                  "the count is incomplete")
+            return EXIT_LIMIT
+        if not args.json:
+            out(str(found))
+        return EXIT_SOLVED
     if found == 0:
         if incomplete:
-            print(f"conundrum: {reason} stopped the search before any solution was found: "
-                  "the answer is incomplete", file=sys.stderr)
+            _warn(args, f"conundrum: {reason} stopped the search before any solution was "
+                  "found: the answer is incomplete")
             return EXIT_LIMIT
-        out("no solution")
+        if not args.json:
+            out(paint("no solution", "warn"))
         return EXIT_NO_SOLUTION
     wanted_more = args.all or (args.limit and found < args.limit)
     if wanted_more and incomplete:
-        print(f"conundrum: {reason} stopped the search after {_solutions(found)}: there may "
-              "be more", file=sys.stderr)
+        _warn(args, f"conundrum: {reason} stopped the search after {_solutions(found)}: there "
+              "may be more")
         return EXIT_LIMIT
     return EXIT_SOLVED
 
 
-def _report_unique(puzzle, shown, incomplete, reason, args, out) -> int:
+def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: str,
+                   args: argparse.Namespace, out: Callable[[str], None]) -> int:
+    paint = _palette(args, "out").paint
+    undecided = incomplete and len(shown) < 2
+    if args.json:
+        for sol in shown:
+            out(_show(puzzle, sol, args))
+        extra = {} if undecided or not shown else {"unique": len(shown) == 1}
+        out(_summary(puzzle.model.stats, len(shown), undecided, **extra))
     if not shown:
         if incomplete:
-            print(f"conundrum: {reason} stopped the search before any solution was found",
-                  file=sys.stderr)
+            _warn(args, f"conundrum: {reason} stopped the search before any solution was "
+                  "found")
             return EXIT_LIMIT
-        out("no solution")
+        if not args.json:
+            out(paint("no solution", "warn"))
         return EXIT_NO_SOLUTION
-    out(_show(puzzle, shown[0], args))
-    if len(shown) == 1 and incomplete:
-        print(f"conundrum: {reason} stopped the search: cannot tell whether the solution is "
-              "unique", file=sys.stderr)
+    if not args.json:
+        out(_show(puzzle, shown[0], args))
+    if undecided:
+        _warn(args, f"conundrum: {reason} stopped the search: cannot tell whether the "
+              "solution is unique")
         return EXIT_LIMIT
     if args.json:
-        if len(shown) > 1:
-            out(_show(puzzle, shown[1], args))
-        out(json.dumps({"unique": len(shown) == 1}))
         return EXIT_SOLVED
     if len(shown) > 1:
         out("")
-        out("a second solution:")
+        out(paint("a second solution:", "bold"))
         out(_show(puzzle, shown[1], args))
         out("")
-        out("not unique")
+        out(paint("not unique", "warn"))
     else:
         out("")
-        out("unique")
+        out(paint("unique", "good"))
     return EXIT_SOLVED
 
 
@@ -482,6 +570,10 @@ def _main(argv: Sequence[str] | None) -> int:
     def out(text: str) -> None:
         print(text, flush=True)
 
+    choice = getattr(args, "color", "auto")
+    args.out_palette = Palette(wants_color(sys.stdout, choice, os.environ))
+    args.err_palette = Palette(wants_color(sys.stderr, choice, os.environ))
+
     def err(text: str) -> None:
         print(shorten(text), file=sys.stderr)
 
@@ -491,6 +583,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":
         return _guarded(lambda: minizinc_config(args, out, err))
+    if args.command == "completion":
+        return _guarded(lambda: completion(args.shell, parser, out, err))
     if args.command == "rate":
         from .explaining import rate_command
 
@@ -510,18 +604,26 @@ def _puzzle_command(args: argparse.Namespace, out: Callable[[str], None]) -> int
         model_error: type[Exception] = cn.ModelError
     except (ImportError, AttributeError):  # pragma: no cover - the engine is missing
         model_error = ValueError
+    from .plotting import PlotError
+
     try:
         puzzle = make_puzzle(args)
         if args.explain or args.hint or args.rate:
+            if args.plot:
+                raise PlotError("--plot draws a search; --explain, --hint and --rate reason "
+                                "without one")
             from .explaining import explain_command
 
             return explain_command(puzzle, args, out)
         return solve(puzzle, args, out)
+    except PlotError as exc:
+        _warn(args, f"conundrum: {exc}")
+        return EXIT_BAD_INPUT
     except PuzzleError as exc:
-        print(_format_error(exc), file=sys.stderr)
+        _warn(args, _format_error(exc))
         return EXIT_BAD_INPUT
     except model_error as exc:
-        print(shorten(f"conundrum: {args.command}: {exc}"), file=sys.stderr)
+        _warn(args, shorten(f"conundrum: {args.command}: {exc}"))
         return EXIT_BAD_INPUT
 
 
@@ -566,6 +668,18 @@ def minizinc_config(args: argparse.Namespace, out: Callable[[str], None],
     if shown.startswith(home + os.sep):
         shown = "~" + shown[len(home):]
     out(f"wrote {shown}; `minizinc --solvers` now lists conundrum")
+    return EXIT_SOLVED
+
+
+def completion(shell: str, parser: argparse.ArgumentParser, out: Callable[[str], None],
+               err: Callable[[str], None]) -> int:
+    """Print the completion script for `shell`, written by shtab (an optional extra)."""
+    try:
+        import shtab
+    except ImportError:
+        err("conundrum: shell completion needs shtab: pip install 'conundrum[completion]'")
+        return EXIT_BAD_INPUT
+    out(shtab.complete(parser, shell=shell).rstrip("\n"))
     return EXIT_SOLVED
 
 

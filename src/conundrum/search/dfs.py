@@ -20,7 +20,8 @@ with the default value choice (auto_value).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
 
 from conundrum.engine import Inconsistency, IntVar, Solver
 from conundrum.search.selectors import (
@@ -135,7 +136,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            stats: SearchStats, bound: Callable[[], None] | None = None,
            extra_vars: list[IntVar] | None = None,
            start: float | None = None,
-           phases: list[tuple[list[IntVar], str, str]] | None = None) -> Iterator[None]:
+           phases: list[tuple[list[IntVar], str, str]] | None = None,
+           ) -> Generator[None, None, None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
     others) are labelled in order only once every branch variable is fixed, so that no
@@ -270,6 +272,7 @@ class _Runner:
         fix_point = solver.fix_point
         bound = self.bound
         limited = self.limited
+        profile = stats.depth_nodes
         base = trail.depth
         trail.push_level()
         try:
@@ -288,7 +291,7 @@ class _Runner:
                 return
             trail.push_level()
             # a frame: [variable, decisions, next decision, discrepancies so far]
-            stack: list[list] = [[root[0], root[1], 0, 0]]
+            stack: list[list[Any]] = [[root[0], root[1], 0, 0]]
             while stack:
                 frame = stack[-1]
                 alts = frame[1]
@@ -307,8 +310,13 @@ class _Runner:
                 if limited:
                     self.check_limits()
                 stats.nodes += 1
-                if len(stack) > stats.max_depth:
-                    stats.max_depth = len(stack)
+                # nodes by depth (the tree's shape, for --plot): a new depth is rare
+                depth = len(stack)
+                if depth > len(profile):
+                    profile.extend([0] * (depth - len(profile)))
+                    if depth > stats.max_depth:
+                        stats.max_depth = depth
+                profile[depth - 1] += 1
                 kind, v = alts[i]
                 try:
                     apply_decision(frame[0], kind, v)

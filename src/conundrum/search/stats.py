@@ -17,6 +17,9 @@ class SearchStats:
         self.solutions = 0
         self.seconds = 0.0
         self.max_depth = 0
+        # depth_nodes[d - 1]: the nodes at depth d (d decisions from the root); a parallel
+        # search leaves it empty (each worker has its own, below its subproblem)
+        self.depth_nodes: list[int] = []
         self.complete = complete
         self.stopped_by = stopped_by
         # a parallel search (conundrum.parallel): how many workers searched how many
@@ -32,7 +35,7 @@ class SearchStats:
         if self.stopped_by is None:
             self.stopped_by = reason
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         """The statistics as a plain dict (for JSON and printing)."""
         return {name: getattr(self, name) for name in self.FIELDS}
 
