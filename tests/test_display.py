@@ -495,3 +495,11 @@ def test_import_conundrum_loads_no_display_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=dict(os.environ)).stdout.strip()
     assert out == "[] ['', '.layout'] ['', '.html', '.layout', '.svg']"
+
+
+def test_the_gallery_page(tmp_path):
+    page = tmp_path / "gallery.html"
+    subprocess.run([sys.executable, str(EXAMPLES / "notebook_gallery.py"), str(page), "--all"],
+                   check=True, env=dict(os.environ))
+    checker = parse_html(page.read_text(encoding="utf-8").removeprefix("<!DOCTYPE html>"))
+    assert checker.tags.count("figure") == 22 and checker.tags.count("svg") == 17

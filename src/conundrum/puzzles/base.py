@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from conundrum.display import PuzzleView
 
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
 
@@ -71,12 +74,12 @@ class Puzzle:
     # the puzzle's words for cell values in explanations: {1: "filled", 0: "empty"}
     value_words: dict[int, str] = field(default_factory=dict)
     # what its picture shows (conundrum.display.layout: a Board or Equations); None: the
-    # notebook shows the model's summary and a solution's text
-    layout: Any = None
+    # notebook shows the model's summary and a solution's text. Not in repr: it is long
+    layout: Any = field(default=None, repr=False)
 
-    def display(self, solution: Any = None) -> Any:
+    def display(self, solution: Any = None) -> PuzzleView:
         """The puzzle's picture for a notebook: its givens, or with `solution` (a Solution
-        of `self.model`) the values found. A conundrum.display.PuzzleView."""
+        of `self.model`) the values found."""
         from conundrum.display import PuzzleView
 
         return PuzzleView(self, solution)
