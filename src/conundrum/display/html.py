@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from conundrum.display.layout import Equations
@@ -32,7 +32,7 @@ def esc(text: object) -> str:
     return _NOT_XML.sub("\ufffd", html.escape(str(text), quote=True))
 
 
-def table(rows: Iterable[Iterable[str]], head: Iterable[str] = (), cls: str = "") -> str:
+def table(rows: Iterable[Iterable[str]], head: Sequence[str] = (), cls: str = "") -> str:
     """A table of already escaped cells; `head` the header cells."""
     out = [f'<table class="{cls}" {COLLAPSE}>']
     if head:

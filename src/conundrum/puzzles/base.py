@@ -109,10 +109,10 @@ def values(sol: Any, x: Any) -> list[list[int]]:
 def value_texts(x: Any, words: dict[int, str] | None = None) -> Callable[[Any], list[list[str]]]:
     """Solution -> the text a picture shows in each cell of the matrix x: its value, or
     its word in `words` ({1: "★", 0: ""})."""
-    def texts(sol: Any) -> list[list[str]]:
+    def cell_texts(sol: Any) -> list[list[str]]:
         return [[str(v) if words is None else words[v] for v in row] for row in values(sol, x)]
 
-    return texts
+    return cell_texts
 
 
 def blank(rows: int, cols: int) -> list[list[str]]:
