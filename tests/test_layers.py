@@ -1,5 +1,7 @@
 """The dependency rule of DESIGN.md: state <- engine <- propagators <- search <- model
-<- puzzles/io <- cli. A module may import only from its own layer or lower ones."""
+<- puzzles/io <- cli. A module may import only from its own layer or lower ones. `display`
+(notebook pictures) sits beside `model`: Model and Solution draw themselves with it, and it
+reads expressions; the puzzles describe their pictures with its layout classes."""
 
 from __future__ import annotations
 
@@ -8,10 +10,10 @@ import pathlib
 
 import conundrum
 
-LAYERS = ["state", "engine", "propagators", "search", "model", "check", "puzzles", "io", "cli",
-          "__main__"]
+LAYERS = ["state", "engine", "propagators", "search", "model", "check", "display", "puzzles",
+          "io", "cli", "__main__"]
 RANK = {"state": 0, "engine": 1, "propagators": 2, "search": 3, "model": 4, "check": 4,
-        "puzzles": 5, "io": 5, "cli": 6, "__main__": 7}
+        "display": 4, "puzzles": 5, "io": 5, "cli": 6, "__main__": 7}
 ROOT = pathlib.Path(conundrum.__file__).parent
 
 

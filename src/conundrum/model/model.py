@@ -87,6 +87,12 @@ class Solution:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _repr_html_(self) -> str:
+        """The values as a notebook shows them: name = value, name[i][j] as a grid."""
+        from conundrum.display.html import solution_html
+
+        return solution_html(self)
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{v.name or '_' + str(v.index)}={self._values[v.index]}"
                           for v in self._variables[:20])
@@ -415,6 +421,12 @@ class Model:
         from conundrum.explain.rating import rate
 
         return rate(self)
+
+    def _repr_html_(self) -> str:
+        """The summary a notebook shows: variables, domain sizes, constraints by kind."""
+        from conundrum.display.html import model_html
+
+        return model_html(self)
 
     def __repr__(self) -> str:
         return f"Model({len(self.variables)} variables, {len(self.constraints)} constraints)"

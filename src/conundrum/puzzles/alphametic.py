@@ -17,6 +17,8 @@ import operator
 import unicodedata
 from dataclasses import dataclass, field
 
+from conundrum.display.layout import Equations
+
 from .base import Puzzle, PuzzleError
 from .columns import add_columns, addition
 
@@ -382,7 +384,28 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
                                   for ch, w in zip(letters, width, strict=True)))
         return "\n".join(lines)
 
-    return Puzzle(m, render, values, explain_model=explained, reasons=reasons)
+    whole_sum = addition(eqs[0].tree) if len(eqs) == 1 else None
+    layout = Equations(
+        [_pieces(eq) for eq in eqs], var,
+        lambda v: digit_str(v) if 0 <= v < opt.base else str(v),
+        None if whole_sum is None else ([_chars(w) for w in whole_sum[0]], _chars(whole_sum[1])))
+    return Puzzle(m, render, values, explain_model=explained, reasons=reasons, layout=layout)
+
+
+def _pieces(eq: Equation) -> list[str | list[str]]:
+    """An equation as a picture shows it: the text between words, and each word as its
+    letters."""
+    text = eq.src.text
+    out: list[str | list[str]] = []
+    pos = eq.start
+    for w in eq.words:
+        if text[pos : w.pos].strip():
+            out.append(text[pos : w.pos].strip())
+        out.append(_chars(w.text))
+        pos = w.pos + len(w.text)
+    if text[pos : eq.end].strip():
+        out.append(text[pos : eq.end].strip())
+    return out
 
 
 def _letters_model(letters: list[str], leading: set[str], lo: int, hi: int, opt: Options):

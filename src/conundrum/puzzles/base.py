@@ -7,9 +7,12 @@ raises :class:`PuzzleError`, which names the place; the command line formats it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
+
+if TYPE_CHECKING:
+    from conundrum.display import PuzzleView
 
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
 
@@ -79,6 +82,22 @@ class Puzzle:
     reasons: dict[int, str] = field(default_factory=dict)
     # the puzzle's words for cell values in explanations: {1: "filled", 0: "empty"}
     value_words: dict[int, str] = field(default_factory=dict)
+    # what its picture shows (conundrum.display.layout: a Board or Equations); None: the
+    # notebook shows the model's summary and a solution's text. Not in repr: it is long
+    layout: Any = field(default=None, repr=False)
+
+    def display(self, solution: Any = None) -> PuzzleView:
+        """The puzzle's picture for a notebook: its givens, or with `solution` (a Solution
+        of `self.model`) the values found."""
+        from conundrum.display import PuzzleView
+
+        return PuzzleView(self, solution)
+
+    def _repr_svg_(self) -> str | None:
+        return self.display()._repr_svg_()
+
+    def _repr_html_(self) -> str | None:
+        return self.display()._repr_html_()
 
 
 def cell_name(r: int, c: int) -> str:
@@ -94,6 +113,25 @@ def cell_names(x: Any) -> dict[int, str]:
 def values(sol: Any, x: Any) -> list[list[int]]:
     """The solution's matrix as lists of ints."""
     return [[sol[v] for v in row] for row in x.rows]
+
+
+def value_texts(x: Any, words: dict[int, str] | None = None) -> Callable[[Any], list[list[str]]]:
+    """Solution -> the text a picture shows in each cell of the matrix x: its value, or
+    its word in `words` ({1: "★", 0: ""})."""
+    def cell_texts(sol: Any) -> list[list[str]]:
+        return [[str(v) if words is None else words[v] for v in row] for row in values(sol, x)]
+
+    return cell_texts
+
+
+def blank(rows: int, cols: int) -> list[list[str]]:
+    """Givens of a picture with none: every cell to fill."""
+    return [[""] * cols for _ in range(rows)]
+
+
+def texts(numbers: Sequence[int | None]) -> list[str]:
+    """Numbers as a picture writes them, "" for None (no clue, no given)."""
+    return ["" if v is None else str(v) for v in numbers]
 
 
 def value_char(value: int) -> str:
@@ -148,7 +186,7 @@ def draw_with_holes(grid: list[list[int | None]]) -> str:
     return draw_grid(shown, len(shown), len(shown[0]))
 
 
-def draw_regions(rows: list[list[str]], region: list[list[object]]) -> str:
+def draw_regions(rows: list[list[str]], region: Sequence[Sequence[object]]) -> str:
     """Draw a grid of strings with lines only between cells of different regions (cages).
 
     ``region[r][c]`` names the region of each cell; the outer frame is always drawn.

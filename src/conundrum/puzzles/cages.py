@@ -17,11 +17,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Puzzle, PuzzleError, cell_names, draw_regions, values
+from conundrum.display.layout import Board
+
+from .base import Puzzle, PuzzleError, blank, cell_names, draw_regions, value_texts, values
 from .grid import check_text
 
 _RULE = re.compile(r"(\S)\s*=\s*(\S+)")
 OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "x": "*", "/": "/", "÷": "/", ":": "/"}
+SIGNS = {"": "", "+": "+", "-": "−", "*": "×", "/": "÷"}  # as pictures write them
 
 
 @dataclass
@@ -122,14 +125,23 @@ def _target(spec: str, ops: bool, source: str, i: int, j: int) -> tuple[int, str
     return int(digits), op
 
 
-def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
+def caged_puzzle(m, x: list, cm: CageMap, box: tuple[int, int] | None = None) -> Puzzle:
     """The Puzzle of a caged Latin-square model (Killer, KenKen): drawn with lines between
-    cages, JSON as {"grid": ...}, first-fail search."""
+    cages, JSON as {"grid": ...}. Its picture has thick lines around the boxes and dashed
+    cages with their sums when there are boxes (Killer), else thick lines around the cages
+    and their targets in the corner (KenKen)."""
     n = len(x)
-    region: list[list[object]] = [[None] * n for _ in range(n)]
+    region = [[""] * n for _ in range(n)]
     for cage in cm.cages:
         for r, c in cage.cells:
             region[r][c] = cage.label
+    if box is not None:
+        layout = Board(blank(n, n), value_texts(x), box=box,
+                       cages=[(cage.cells, str(cage.target)) for cage in cm.cages])
+    else:
+        layout = Board(blank(n, n), value_texts(x), regions=region,
+                       corners={min(cage.cells): f"{cage.target}{SIGNS[cage.op]}"
+                                for cage in cm.cages})
 
     def render(sol) -> str:
         return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
@@ -137,4 +149,4 @@ def caged_puzzle(m, x: list, cm: CageMap) -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout)

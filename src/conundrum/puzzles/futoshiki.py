@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_clues, read_relations
-from .latin import draw_relations, latin_model, post_grid
+from .latin import draw_relations, grid_board, latin_model, post_grid
 
 MAX_SIZE = 35
 
@@ -26,4 +26,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, None))

@@ -8,7 +8,9 @@ fill) or ``X`` (a hole, not part of the puzzle); lines starting with ``#`` are c
 
 from __future__ import annotations
 
-from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes
+from conundrum.display.layout import Board
+
+from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes, texts
 from .grid import check_text
 
 MAX_CELLS = 400
@@ -92,7 +94,9 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
 
-    return Puzzle(m, render, to_json)
+    givens = [[None if v == "X" else "" if v is None else str(v) for v in row] for row in rows]
+    layout = Board(givens, lambda sol: [texts(row) for row in grid(sol)])
+    return Puzzle(m, render, to_json, layout=layout)
 
 
 def parse(text: str, source: str = "") -> Puzzle:

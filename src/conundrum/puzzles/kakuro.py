@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes
+from conundrum.display.layout import Board
+
+from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes, texts
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -30,6 +32,8 @@ class Run:
     cells: list[tuple[int, int]]
     total: int
     label: str  # how explanations name it
+    clue: tuple[int, int] = (0, 0)  # the block the clue is written on
+    across: bool = True  # the run goes right from it (else down)
 
 
 def _clue(tok: str, what: str, place: Place) -> int | None:
@@ -95,7 +99,8 @@ def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
             if len(cells) > 9:
                 raise PuzzleError(f"the {name} run after this clue has {len(cells)} cells; "
                                   "at most 9 digits differ", **place)
-            runs.append(Run(cells, total, f"{name} run at r{r + 1}c{c + 1} (sum {total})"))
+            runs.append(Run(cells, total, f"{name} run at r{r + 1}c{c + 1} (sum {total})",
+                            (r, c), name == "across"))
             used.update((cell, dr) for cell in cells)
     for r, row in enumerate(rows):
         for c, tok in enumerate(row):
@@ -130,4 +135,11 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": grid(sol)}
 
-    return Puzzle(m, render, to_json)
+    clues: dict[tuple[int, int], tuple[str, str]] = {}
+    for run in runs:
+        down, across = clues.get(run.clue, ("", ""))
+        clues[run.clue] = (down, str(run.total)) if run.across else (str(run.total), across)
+    layout = Board([["" if tok == "." else None for tok in row] for row in rows],
+                   lambda sol: [texts(row) for row in grid(sol)],
+                   block_clues=clues)
+    return Puzzle(m, render, to_json, layout=layout)

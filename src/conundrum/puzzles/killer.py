@@ -36,4 +36,4 @@ def parse(text: str, source: str = "") -> Puzzle:
         if len(cells) > 1:
             m.add(cn.all_different(cells), label=f"cage {cage.label}")
 
-    return caged_puzzle(m, x, cm)
+    return caged_puzzle(m, x, cm, (b, b))

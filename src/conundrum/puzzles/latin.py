@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import cell_name, draw_grid, value_char
+from conundrum.display.layout import Board
+
+from .base import cell_name, draw_grid, texts, value_char, value_texts
 from .grid import Grid
 
 
@@ -37,6 +39,13 @@ def post_grid(m: Any, x: Any, grid: Grid) -> None:
     for rel in grid.relations:
         (a, b), (c, d) = rel.small, rel.large
         m.add(x[a][b] < x[c][d], label=f"{cell_name(a, b)} < {cell_name(c, d)}")
+
+
+def grid_board(grid: Grid, x: Any, box: tuple[int, int] | None) -> Board:
+    """The picture of a parsed grid over the matrix x: its givens, boxes and relations."""
+    givens = [texts([clue.value for clue in row]) for row in grid.clues]
+    return Board(givens, value_texts(x), box=box,
+                 relations=[(rel.small, rel.large) for rel in grid.relations])
 
 
 def draw_values(vals: list[list[int]], box: tuple[int, int] | None) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Puzzle, parse_int
+from conundrum.display.layout import Board
+
+from .base import Puzzle, blank, parse_int, value_texts
 from .latin import draw_values
 
 MAX_N = 12
@@ -31,4 +33,5 @@ def parse(text: str, source: str = "N") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": vals(sol)}
 
-    return Puzzle(m, render, to_json)
+    layout = Board(blank(n, n), value_texts(x), caption=f"magic sum {total}")
+    return Puzzle(m, render, to_json, layout=layout)

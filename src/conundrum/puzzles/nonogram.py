@@ -9,7 +9,9 @@ clues, one line per column (left to right). A clue is its block lengths separate
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, cell_names, values
+from conundrum.display.layout import Board
+
+from .base import Puzzle, PuzzleError, blank, cell_names, value_texts, values
 from .grid import check_text
 
 MAX_SIZE = 100
@@ -75,4 +77,9 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, grid)}
 
-    return Puzzle(m, render, to_json, cell_names(grid), value_words={1: "filled", 0: "empty"})
+    # the clues outside, column clues stacked; a thicker line every 5 cells helps counting
+    layout = Board(blank(len(rows), len(columns)), value_texts(grid, {1: "#", 0: ""}),
+                   box=(5, 5), filled="#", left=[" ".join(map(str, c)) or "0" for c in rows],
+                   top=["\n".join(map(str, c)) or "0" for c in columns])
+    return Puzzle(m, render, to_json, cell_names(grid), value_words={1: "filled", 0: "empty"},
+                  layout=layout)

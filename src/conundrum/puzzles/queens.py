@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Puzzle, parse_int
+from conundrum.display.layout import Board
+
+from .base import Puzzle, blank, parse_int
 
 MAX_N = 1000
 BOARD_MAX = 60  # larger boards are shown as a list of columns
@@ -31,4 +33,10 @@ def parse(text: str, source: str = "N") -> Puzzle:
     def to_json(sol) -> dict:
         return {"queens": [c + 1 for c in columns(sol)]}
 
-    return Puzzle(m, render, to_json)
+    def board(sol) -> list[list[str]]:
+        cols = columns(sol)
+        return [["♛" if c == col else "" for c in range(n)] for col in cols]
+
+    # larger boards have no picture either: the notebook shows the text's list of columns
+    layout = Board(blank(n, n), board, checkered=True) if n <= BOARD_MAX else None
+    return Puzzle(m, render, to_json, layout=layout)

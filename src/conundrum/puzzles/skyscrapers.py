@@ -12,7 +12,9 @@ all separated by spaces; ``.`` is no clue (or an empty cell)::
 
 from __future__ import annotations
 
-from .base import Place, Puzzle, PuzzleError, cell_names, values
+from conundrum.display.layout import Board
+
+from .base import Place, Puzzle, PuzzleError, cell_names, texts, value_texts, values
 from .grid import check_text
 from .latin import draw_values, latin_model
 
@@ -100,4 +102,6 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    layout = Board([texts(row) for row in cells], value_texts(x), top=texts(top),
+                   bottom=texts(bottom), left=texts(left), right=texts(right))
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout)

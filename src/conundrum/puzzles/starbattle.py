@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .base import Puzzle, PuzzleError, cell_names, values
+from conundrum.display.layout import Board
+
+from .base import Puzzle, PuzzleError, blank, cell_names, value_texts, values
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -80,4 +82,8 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x), value_words={1: "starred", 0: "empty"})
+    layout = Board(blank(n, n), value_texts(x, {1: "★", 0: ""}), regions=rows,
+                   shade_regions=True,
+                   caption=f"{stars} stars per row, column and region" if stars > 1 else "")
+    return Puzzle(m, render, to_json, cell_names(x), value_words={1: "starred", 0: "empty"},
+                  layout=layout)

@@ -6,7 +6,7 @@ from math import isqrt
 
 from .base import Puzzle, PuzzleError, cell_names, values
 from .grid import check_clues, looks_like_relation_grid, read_plain, read_relations
-from .latin import draw_values, latin_model, post_grid
+from .latin import draw_values, grid_board, latin_model, post_grid
 
 SIZES = (4, 9, 16, 25)
 
@@ -32,4 +32,4 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, (b, b)))

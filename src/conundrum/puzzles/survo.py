@@ -8,7 +8,9 @@ comments.
 
 from __future__ import annotations
 
-from .base import Place, Puzzle, PuzzleError, cell_names, draw_grid, values
+from conundrum.display.layout import Board
+
+from .base import Place, Puzzle, PuzzleError, cell_names, draw_grid, texts, value_texts, values
 from .grid import check_text
 
 MAX_CELLS = 100
@@ -76,4 +78,6 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    layout = Board([texts(row) for row in cells], value_texts(x), right=texts(row_sums),
+                   bottom=texts(col_sums))
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout)

@@ -8,7 +8,9 @@ Format: one line per row, a character per cell: ``0``, ``1`` or ``.`` for an emp
 
 from __future__ import annotations
 
-from .base import Puzzle, PuzzleError, cell_names, values
+from conundrum.display.layout import Board
+
+from .base import Puzzle, PuzzleError, cell_names, texts, value_texts, values
 from .grid import check_text
 
 MAX_SIZE = 30
@@ -74,4 +76,5 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x))
+    layout = Board([texts(row) for row in rows], value_texts(x))
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout)
