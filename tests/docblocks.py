@@ -90,6 +90,7 @@ def run_pycon(text: str, globs: dict, name: str, path: Path, line: int = 0,
     runner = doctest.DocTestRunner(optionflags=optionflags)
     report = io.StringIO()
     results = runner.run(test, out=report.write, clear_globs=False)
+    globs.update(test.globs)  # the DocTest ran in a copy of globs
     return results, report.getvalue()
 
 
