@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 
 class Matrix:
-    """grid[i][j] or grid[i, j]; grid[a:b, c:d] is a sub-Matrix; .rows, .columns, .flat."""
+    """A grid of variables: `grid[i][j]` or `grid[i, j]`; `grid[a:b, c:d]` is a sub-Matrix;
+    `.rows`, `.columns`, `.flat`."""
 
     def __init__(self, rows: list[list]) -> None:
         self._rows = [list(r) for r in rows]
