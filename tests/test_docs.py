@@ -159,6 +159,12 @@ def test_the_other_builders_are_shown_at_work(name, page):
     assert any(f"cn.{name}(" in b.text for b in BLOCKS[page] if b.lang == "pycon")
 
 
+def test_the_api_page_lists_every_search_statistic():
+    text = (DOCS / "api.md").read_text(encoding="utf-8")
+    missing = [f for f in cn.SearchStats.FIELDS if f"`{f}`" not in text]
+    assert not missing, f"docs/api.md does not describe SearchStats.{missing}"
+
+
 # ------------------------------------------------------------------ the site
 
 def text_of(page: Path) -> str:

@@ -862,9 +862,9 @@ def no_overlap(starts: object, durations: object, strict: bool = False) -> Expr:
 def cumulative(starts: object, durations: object, demands: object,
                capacity: object) -> Expr:
     """Tasks [starts[i], starts[i] + durations[i]) each use demands[i] of a resource:
-    at every time the running tasks use at most `capacity`. Durations and demands are
-    >= 0 (and the capacity too, when there is a task). Propagation: timetabling on the
-    compulsory parts and energetic overload checking."""
+    at every time the running tasks use at most `capacity`. Durations and demands must
+    be >= 0 (and the capacity too, when there is a task). Propagation: timetabling on
+    the compulsory parts and energetic overload checking."""
     s, d, r = _tasks("cumulative", starts, durations, demands)
     return Cumulative(s + d + r + (const_or_expr(capacity, "cumulative"),))
 
