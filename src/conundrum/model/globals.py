@@ -770,7 +770,8 @@ def regular(variables: object, transitions: object, start: int,
             accepting: Iterable[int]) -> Expr:
     """The variables spell a word accepted by a deterministic automaton: `transitions` maps
     (state, value) to the next state (a dict, or (state, value, next) triples), `start` is
-    the initial state, `accepting` the final ones. GAC (see Regular)."""
+    the initial state, `accepting` the final ones. Generalised arc consistent (posted as a
+    chain of tables over the states reachable at each position)."""
     xs = _flatten(variables, "regular")
     items = transitions.items() if isinstance(transitions, dict) else transitions
     table: dict[tuple[int, int], int] = {}
