@@ -8,8 +8,9 @@ code does: every example in it runs here, and the site builds without a warning.
   one page run in order in one namespace, so a page can build a model up step by step;
 * ``mkdocs build --strict`` succeeds, and the API reference holds the docstrings.
 
-Blocks in any other language are not examples (install commands, file grammars): only the
-few languages in ``SHOWN_ONLY`` may appear, so an example cannot escape the tests by a typo.
+Blocks in any other language are not examples (install commands, a cluster's set-up): only
+the languages in ``SHOWN_ONLY`` may appear, so an example cannot escape the tests by a typo
+in its language.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 RUN = {"console", "pycon", "python"}
-SHOWN_ONLY = {"sh", "text"}  # installing, the shape of a file: shown, never run
+SHOWN_ONLY = {"sh"}  # pip install, starting a Dask cluster: shown, never run
 FAMILIES = ["alphametic", *FILE_COMMANDS, *N_COMMANDS]
 # exported builders that are not global constraints, and the page that shows them at work
 BUILDERS = {"exact_div": "arithmetic.md", "integral": "arithmetic.md", "implies": "tutorial.md"}
@@ -172,18 +173,23 @@ def text_of(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
 
 
+def built_path(page: str) -> str:
+    """Where MkDocs writes a page: tutorial.md -> tutorial/index.html, a/index.md ->
+    a/index.html."""
+    stem = page.removesuffix(".md")
+    return f"{stem}.html" if stem == "index" or stem.endswith("/index") else f"{stem}/index.html"
+
+
 def test_the_site_builds_strictly(tmp_path):
     site = tmp_path / "site"
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
                         str(site)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       # NO_MKDOCS_2_WARNING: no notice from Material about MkDocs 2.0
                        text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
     assert r.returncode == 0, r.stdout
     assert "WARNING" not in r.stdout, r.stdout
-    for page in BLOCKS:  # every page was built (and mkdocs.yml's nav lists every page)
-        built = site / ("index.html" if page == "index.md" else page[:-3] + "/index.html")
-        if page.endswith("/index.md"):
-            built = site / page[:-len("index.md")] / "index.html"
-        assert built.exists(), f"{page} was not built"
+    for page in BLOCKS:  # every page was built (and --strict: mkdocs.yml's nav lists it)
+        assert (site / built_path(page)).exists(), f"{page} was not built"
     api = text_of(site / "api" / "index.html")
     for documented in (cn.Model.solutions, cn.Model.count, cn.Solution.value, cn.Matrix,
                        cn.all_different, cn.cumulative, cn.SearchStats, cn.ModelError):
