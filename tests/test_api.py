@@ -1,4 +1,4 @@
-"""The modelling API surface of SPEC section 3 and docs/API-NOTES.md."""
+"""The modelling API surface of SPEC section 3 and notes/API-NOTES.md."""
 
 from __future__ import annotations
 

@@ -355,7 +355,7 @@ def check_exhaustive_options(
 
 # ------------------------------------------------------------------ open engine bugs
 #
-# Each entry of docs/ENGINE-BUGS.md that makes property tests fail has a probe here: its
+# Each entry of notes/ENGINE-BUGS.md that makes property tests fail has a probe here: its
 # minimal reproduction, True while the bug is open.  A property test that the bug makes fail
 # carries ``known_bugs(...)``: an xfail while a probe says the bug is open, and an ordinary
 # test again once it is fixed.

@@ -1,4 +1,4 @@
-"""Minimal reproductions of the bugs the property harness found (docs/ENGINE-BUGS.md).
+"""Minimal reproductions of the bugs the property harness found (notes/ENGINE-BUGS.md).
 
 Each test is the shrunk reproduction of one entry, checked against its brute-force answer.
 An open bug's test is ``xfail(strict=True)``: when the bug is fixed it XPASSes, which fails,

@@ -4,22 +4,32 @@ values must match, so the README cannot drift from the API."""
 from __future__ import annotations
 
 import doctest
-import pathlib
-import re
+import fractions
+from pathlib import Path
 
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+from docblocks import blocks, run_pycon
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_readme_python_examples_run_as_written():
-    text = README.read_text(encoding="utf-8")
-    blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
-    assert len(blocks) >= 2
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    globs: dict = {"Fraction": __import__("fractions").Fraction}
+    pycon = [b.text for b in blocks(README) if b.lang == "pycon"]
+    assert len(pycon) >= 2
     # one doctest for all blocks: later blocks build on the names of earlier ones
-    test = parser.get_doctest("\n".join(blocks), globs, "README", str(README), 0)
-    runner.run(test)
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0
+    globs: dict = {"Fraction": fractions.Fraction}
+    result, report = run_pycon("\n".join(pycon), globs, "README", README,
+                               optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, report
     assert result.attempted >= 20
+
+
+def test_readme_python_scripts_run(monkeypatch):
+    """The README's ```python blocks (the notebook example) run as written, from the
+    repository root, as a reader would run them."""
+    from docblocks import run_python
+
+    scripts = [b for b in blocks(README) if b.lang == "python"]
+    assert scripts
+    monkeypatch.chdir(README.parent)
+    for block in scripts:
+        run_python(block, {"__name__": "__readme__"})

@@ -1,4 +1,4 @@
-"""conundrum models, written against the public API (SPEC section 3, docs/API-NOTES.md)."""
+"""conundrum models, written against the public API (SPEC section 3, notes/API-NOTES.md)."""
 
 from __future__ import annotations
 

@@ -779,7 +779,8 @@ def regular(variables: Operands,
             accepting: Iterable[int]) -> Expr:
     """The variables spell a word accepted by a deterministic automaton: `transitions` maps
     (state, value) to the next state (a dict, or (state, value, next) triples), `start` is
-    the initial state, `accepting` the final ones. GAC (see Regular)."""
+    the initial state, `accepting` the final ones. Generalised arc consistent (posted as a
+    chain of tables over the states reachable at each position)."""
     xs = _flatten(variables, "regular")
     table: dict[tuple[int, int], int] = {}
     try:
@@ -869,9 +870,9 @@ def no_overlap(starts: Operands, durations: Operands, strict: bool = False) -> E
 def cumulative(starts: Operands, durations: Operands, demands: Operands,
                capacity: object) -> Expr:
     """Tasks [starts[i], starts[i] + durations[i]) each use demands[i] of a resource:
-    at every time the running tasks use at most `capacity`. Durations and demands are
-    >= 0 (and the capacity too, when there is a task). Propagation: timetabling on the
-    compulsory parts and energetic overload checking."""
+    at every time the running tasks use at most `capacity`. Durations and demands must
+    be >= 0 (and the capacity too, when there is a task). Propagation: timetabling on
+    the compulsory parts and energetic overload checking."""
     s, d, r = _tasks("cumulative", starts, durations, demands)
     return Cumulative(s + d + r + (const_or_expr(capacity, "cumulative"),))
 

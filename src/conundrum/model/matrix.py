@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
 
 class Matrix:
-    """grid[i][j] or grid[i, j]; grid[a:b, c:d] is a sub-Matrix; .rows, .columns, .flat."""
+    """A grid of variables: `grid[i][j]` or `grid[i, j]`; `grid[a:b, c:d]` is a sub-Matrix;
+    `.rows`, `.columns`, `.flat`."""
 
     def __init__(self, rows: Iterable[Iterable[Var]]) -> None:
         self._rows = [list(r) for r in rows]

@@ -187,7 +187,7 @@ class Model:
 
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
                    hi: int | str | None = None, name: str | None = None) -> Matrix:
-        """A rows x cols grid of variables named name[i][j]."""
+        """A rows x cols grid of variables (a Matrix) named `name[i][j]`."""
         rows, cols = _int(rows, "rows"), _int(cols, "cols")
         if rows < 0 or cols < 0:
             raise ModelError(f"int_matrix: negative size {rows}x{cols}")
