@@ -34,13 +34,21 @@ def step_json(k: int, step: Any, names: dict[int, str], labels: Callable[[int], 
     return out
 
 
-def _not_unique(exc: Any, out: Callable[[str], None]) -> int:
-    if exc.solutions == 0:
+def _not_unique(exc: Any, as_json: bool, out: Callable[[str], None]) -> int:
+    if as_json:
+        out(_summary(unique=False, solutions="none" if exc.solutions == 0 else "several"))
+    elif exc.solutions == 0:
         out("no solution")
-    else:
+    if exc.solutions != 0:
         print("conundrum: the puzzle has more than one solution; an explanation leads to a "
               "unique one (--unique shows two)", file=sys.stderr)
     return EXIT_NOT_UNIQUE
+
+
+def _summary(**data: object) -> str:
+    """The last line of a --json stream, as for the search (cli._summary): its status,
+    then what the explanation found."""
+    return json.dumps({"status": "complete", **data})
 
 
 def explain_command(puzzle: Puzzle, args: argparse.Namespace,
@@ -56,11 +64,11 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     except ExplainError as exc:
         if args.rate:
             rating = exc.solutions
-            out(json.dumps({"unique": False, "solutions": "none" if rating == 0 else
-                            "several"}) if args.json else
+            out(_summary(unique=False, solutions="none" if rating == 0 else "several")
+                if args.json else
                 "no solution" if rating == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
-        return _not_unique(exc, out)
+        return _not_unique(exc, args.json, out)
     if args.rate:
         _print_rating(rating_of(steps), args.json, out)
         return EXIT_OK
@@ -76,12 +84,15 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
         else:
             out(f"{k:>{width}}. {step.text}")
     if args.hint:
-        if not steps:
+        if args.json:
+            out(_summary(unique=True, steps=len(steps), shown=len(shown)))
+        elif not steps:
             out("nothing to deduce: the givens settle every value")
         return EXIT_OK
     sol = puzzle.model.solve()
     if args.json:
         out(json.dumps(puzzle.to_json(sol), ensure_ascii=False))
+        out(_summary(unique=True, steps=len(steps)))
     else:
         if steps:
             out("")
@@ -96,8 +107,9 @@ def _print_rating(rating: Any, as_json: bool, out: Callable[[str], None],
                 "hardest": rating.hardest, "steps": rating.steps,
                 "techniques": rating.techniques}
         if prefix:
-            data = {"puzzle": prefix, **data}
-        out(json.dumps(data))
+            out(json.dumps({"puzzle": prefix, **data}))
+        else:  # the whole answer of --rate --json: its one line is the summary
+            out(_summary(**data))
     elif prefix:
         out(f"{prefix}: {rating}")
     else:
@@ -130,6 +142,7 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
         if not one_liners:
             return _rate_one(module.parse(text, source), args, out)
         status = EXIT_OK
+        grades: dict[str, int] = {}
         for i, line in lines:
             # a line may carry a name and a solution too (bench/data/hard9.txt): the
             # puzzle is the 81 (or 16) character field
@@ -139,7 +152,11 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
             rating = rate(module.parse(field, f"{source}, line {i}").model)
             if not rating.unique:
                 status = EXIT_NOT_UNIQUE
+            grade = rating.grade if rating.unique and rating.grade else "not unique"
+            grades[grade] = grades.get(grade, 0) + 1
             _print_rating(rating, args.json, out, name)
+        if args.json:
+            out(_summary(puzzles=len(lines), grades=grades))
         return status
     except PuzzleError as exc:
         print(_format_error(exc), file=sys.stderr)
