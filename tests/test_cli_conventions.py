@@ -86,7 +86,7 @@ def test_errors_are_coloured_on_a_terminal_only():
 
 
 def test_the_json_stream_is_never_coloured():
-    shown = in_terminal(["queens", "6", "--all", "--json"], environment())
+    shown = in_terminal(["queens", "6", "--all", "--json-stream"], environment())
     assert not ESCAPE.search(shown) and len(shown.splitlines()) == 5
 
 

@@ -31,8 +31,8 @@ def json_lines(out: str) -> list[dict]:
 
 
 def json_stream(out: str) -> tuple[list[dict], dict]:
-    """The solutions and the final summary of --json output (every line is JSON; the last
-    one, and only it, is the summary)."""
+    """The solutions and the final summary of --json-stream output (every line is JSON;
+    the last one, and only it, is the summary)."""
     lines = json_lines(out)
     assert lines and all("status" not in line for line in lines[:-1])
     summary = lines[-1]
@@ -56,11 +56,16 @@ def test_no_solution_exit_1(capsys):
 
 def test_all_json_and_limit(capsys):
     status, out, _ = run(capsys, "alphametic", "--all", "--json", "A + B = 3")
-    sols, summary = json_stream(out)
+    sols = json_lines(out)  # SPEC 4: each solution as one JSON object on its own line
     assert status == 0
     assert sorted((s["A"], s["B"]) for s in sols) == [(0, 3), (1, 2), (2, 1), (3, 0)]
-    assert summary["status"] == "complete" and summary["solutions"] == 4
     status, out, _ = run(capsys, "alphametic", "--limit", "2", "--json", "A + B = 3")
+    assert status == 0 and len(json_lines(out)) == 2
+    status, out, _ = run(capsys, "alphametic", "--all", "--json-stream", "A + B = 3")
+    sols, summary = json_stream(out)
+    assert status == 0 and len(sols) == 4
+    assert summary["status"] == "complete" and summary["solutions"] == 4
+    status, out, _ = run(capsys, "alphametic", "--limit", "2", "--json-stream", "A + B = 3")
     sols, summary = json_stream(out)
     assert status == 0 and len(sols) == 2 and summary["solutions"] == 2
     status, out, _ = run(capsys, "alphametic", "--all", "A + B = 3")
@@ -81,23 +86,29 @@ def test_unique(capsys):
     lines = out.splitlines()
     assert status == 0 and lines[-1] == "not unique" and "a second solution:" in lines
     status, out, _ = run(capsys, "queens", "6", "--unique", "--json")
+    assert json_lines(out)[-1] == {"unique": False} and len(json_lines(out)) == 3
+    status, out, _ = run(capsys, "queens", "6", "--unique", "--json-stream")
     sols, summary = json_stream(out)
     assert len(sols) == 2 and summary["unique"] is False and summary["status"] == "complete"
-    status, out, _ = run(capsys, "alphametic", "--unique", "--json", "SEND + MORE = MONEY")
+    status, out, _ = run(capsys, "alphametic", "--unique", "--json-stream",
+                         "SEND + MORE = MONEY")
     sols, summary = json_stream(out)
     assert len(sols) == 1 and summary["unique"] is True and summary["solutions"] == 1
 
 
-def test_json_summary_of_counts_failures_and_limits(capsys):
+def test_json_stream_summary_of_counts_failures_and_limits(capsys):
     status, out, _ = run(capsys, "queens", "6", "--count", "--json")
+    assert (status, out) == (0, "4\n")  # SPEC 4: the last line is the count alone
+    status, out, _ = run(capsys, "queens", "6", "--count", "--json-stream")
     sols, summary = json_stream(out)
     assert status == 0 and sols == [] and summary["solutions"] == 4
     assert summary["status"] == "complete" and summary["nodes"] > 0
-    status, out, _ = run(capsys, "magic", "2", "--json")
+    status, out, _ = run(capsys, "magic", "2", "--json-stream")
     sols, summary = json_stream(out)
     assert status == 1 and sols == [] and summary["solutions"] == 0
     assert summary["status"] == "complete"
-    status, out, err = run(capsys, "queens", "8", "--all", "--node-limit", "30", "--json")
+    status, out, err = run(capsys, "queens", "8", "--all", "--node-limit", "30",
+                           "--json-stream")
     sols, summary = json_stream(out)
     assert status == 3 and summary["status"] == "incomplete"
     assert summary["stopped_by"] == "node_limit" and summary["solutions"] == len(sols)
@@ -105,7 +116,7 @@ def test_json_summary_of_counts_failures_and_limits(capsys):
 
 def test_grid_json_and_plain(capsys):
     status, out, _ = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku.txt"))
-    grid = json.loads(out.splitlines()[0])["grid"]
+    grid = json.loads(out)["grid"]
     assert status == 0 and len(grid) == 9 and all(sorted(row) == list(range(1, 10))
                                                     for row in grid)
     status, out, _ = run(capsys, "sudoku", "--plain", str(EXAMPLES / "sudoku.txt"))
@@ -115,14 +126,14 @@ def test_grid_json_and_plain(capsys):
 def test_one_line_and_multi_line_sudoku_agree(capsys):
     a = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku.txt"))[1]
     b = run(capsys, "sudoku", "--json", str(EXAMPLES / "sudoku-one-line.txt"))[1]
-    assert json_stream(a)[0] == json_stream(b)[0]
+    assert a == b
 
 
 def test_standard_input(capsys, monkeypatch):
     text = (EXAMPLES / "sudoku-4x4.txt").read_bytes()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     status, out, _ = run(capsys, "sudoku", "--json", "-")
-    grid = json_stream(out)[0][0]["grid"]
+    grid = json.loads(out)["grid"]
     assert status == 0 and grid[0][0] == 1 and grid[1][2] == 3 and grid[3][3] == 2
 
 
@@ -131,7 +142,7 @@ def test_equations_from_a_file(capsys, tmp_path):
     f.write_text("# the seed's equation grid\nP*XYZ = XUTU, RSU + Z = RQT\n\nRQO + TX = RPX;"
                  " P + RSU = RQO\nXYZ / Z = TX\nXUTU - RQT = RPX\n", encoding="utf-8")
     status, out, _ = run(capsys, "alphametic", "--no-distinct", "--json", "-f", str(f))
-    sol = json_stream(out)[0][0]
+    sol = json.loads(out)
     assert status == 0 and (sol["P"], sol["X"], sol["Y"], sol["Z"]) == (7, 1, 8, 9)
 
 
@@ -157,7 +168,7 @@ def test_time_limit_exit_3(capsys):
 def test_node_limit_and_incomplete_method_exit_3(capsys):
     status, out, err = run(capsys, "queens", "8", "--all", "--node-limit", "30", "--json")
     assert status == 3 and "node limit" in err
-    assert all(len(s["queens"]) == 8 for s in json_stream(out)[0])
+    assert all(len(s["queens"]) == 8 for s in json_lines(out))
     status, out, err = run(capsys, "queens", "8", "--count", "--method", "lds:0")
     assert status == 3 and out == "" and "lds" in err
 

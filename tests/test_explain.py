@@ -256,8 +256,11 @@ def test_cli_hint_prints_the_first_step_only() -> None:
     r = run_cli("sudoku", str(EXAMPLES / "sudoku.txt"), "--hint")
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
     j = run_cli("sudoku", str(EXAMPLES / "sudoku.txt"), "--hint", "--json")
-    step, summary = (json.loads(line) for line in j.stdout.splitlines())
+    step = json.loads(j.stdout)
     assert step["step"] == 1 and step["technique"] == "basic"
+    j = run_cli("sudoku", str(EXAMPLES / "sudoku.txt"), "--hint", "--json-stream")
+    first, summary = (json.loads(line) for line in j.stdout.splitlines())
+    assert first == step
     assert summary["status"] == "complete" and summary["shown"] == 1 and summary["steps"] > 1
     assert step["constraints"][0].split()[0] in ("row", "column", "box")
 
@@ -269,10 +272,9 @@ def test_cli_rate_and_the_rate_command(tmp_path: Path) -> None:
     many.write_text(f"# two one-line Sudokus\neasy {EASY}\n{EASY}\n")
     r = run_cli("rate", str(many), "--json")
     assert r.returncode == 0, r.stderr
-    *rows, summary = [json.loads(line) for line in r.stdout.splitlines()]
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [row["puzzle"] for row in rows] == ["easy", "line 3"]
     assert all(row["grade"] == "easy" and row["unique"] for row in rows)
-    assert summary == {"status": "complete", "puzzles": 2, "grades": {"easy": 2}}
     r = run_cli("rate", "--as", "kenken", str(EXAMPLES / "kenken.txt"))
     assert r.returncode == 0 and r.stdout.startswith("grade: ")
 
@@ -283,20 +285,24 @@ def test_cli_explain_of_a_puzzle_without_a_unique_solution() -> None:
     assert r.returncode == 1 and "more than one solution" in r.stderr
     r = run_cli("rate", "-", stdin=empty)
     assert r.returncode == 1 and r.stdout.strip() == "not unique: more than one solution"
-    r = run_cli("sudoku", "-", "--explain", "--json", stdin=empty)
+    r = run_cli("sudoku", "-", "--explain", "--json-stream", stdin=empty)
     assert r.returncode == 1 and json.loads(r.stdout) == {
         "status": "complete", "unique": False, "solutions": "several"}
 
 
-def test_cli_explain_json_ends_with_a_summary() -> None:
-    r = run_cli("sudoku", str(EXAMPLES / "sudoku-4x4.txt"), "--explain", "--json")
+def test_cli_explain_json_stream_ends_with_a_summary() -> None:
+    plain = run_cli("sudoku", str(EXAMPLES / "sudoku-4x4.txt"), "--explain", "--json")
+    r = run_cli("sudoku", str(EXAMPLES / "sudoku-4x4.txt"), "--explain", "--json-stream")
     *steps, solution, summary = (json.loads(line) for line in r.stdout.splitlines())
     assert r.returncode == 0 and [s["step"] for s in steps] == list(range(1, len(steps) + 1))
     assert "grid" in solution
     assert summary == {"status": "complete", "unique": True, "steps": len(steps)}
+    assert r.stdout.splitlines()[:-1] == plain.stdout.splitlines()  # --json: no summary
     r = run_cli("sudoku", str(EXAMPLES / "sudoku-4x4.txt"), "--rate", "--json")
     rating = json.loads(r.stdout)
-    assert rating["status"] == "complete" and rating["grade"] == "easy" and rating["unique"]
+    assert "status" not in rating and rating["grade"] == "easy" and rating["unique"]
+    r = run_cli("sudoku", str(EXAMPLES / "sudoku-4x4.txt"), "--rate", "--json-stream")
+    assert json.loads(r.stdout) == {"status": "complete", **rating}
     r = run_cli("sudoku", "-", "--hint", stdin="11" + "." * 14)
     assert r.returncode == 2  # a clash of givens is bad input, as without --hint
     r = run_cli("rate", "/no/such/file")

@@ -31,7 +31,7 @@ def test_a_png_is_written_beside_the_usual_output(tmp_path):
 
 def test_the_svg_says_what_the_search_did(tmp_path):
     target = tmp_path / "queens.svg"
-    r = conundrum("queens", "6", "--all", "--json", "--plot", str(target))
+    r = conundrum("queens", "6", "--all", "--json-stream", "--plot", str(target))
     assert r.returncode == 0, r.stderr
     summary = r.stdout.splitlines()[-1]
     nodes = int(summary.split('"nodes": ')[1].split(",")[0])

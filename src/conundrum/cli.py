@@ -117,10 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
                       "step its explanation needs")
     g.add_argument("--limit", type=_positive_int, metavar="N",
                    help="print (or count) at most N solutions")
-    g.add_argument("--json", action="store_true",
-                   help="each solution as one JSON line, then a summary line: {\"status\": "
-                   "\"complete\" or \"incomplete\", \"solutions\": N, \"nodes\": ..., "
-                   "\"seconds\": ...}")
+    g.add_argument("--json", action="store_true", help="each solution as one JSON line")
+    g.add_argument("--json-stream", action="store_true",
+                   help="every line a JSON object, as MiniZinc's --json-stream: the "
+                   "solutions, then a summary {\"status\": \"complete\" or \"incomplete\", "
+                   "\"solutions\": N, \"nodes\": ..., \"seconds\": ...}")
     g.add_argument("--plain", action="store_true",
                    help="grids as bare rows of values, without box lines")
     g.add_argument("--color", choices=COLOR_CHOICES, default="auto",
@@ -456,7 +457,8 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
     paint = _palette(args, "out").paint
     if args.unique:
         return _report_unique(puzzle, shown, incomplete, reason, args, out)
-    if args.json:
+    stream = args.json_stream
+    if stream:
         # one summary line, whatever was asked: the count, or how many solutions came
         out(_summary(stats, found, incomplete))
     if args.count:
@@ -464,15 +466,15 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
             _warn(args, f"conundrum: {reason} stopped the search after {_solutions(found)}: "
                   "the count is incomplete")
             return EXIT_LIMIT
-        if not args.json:
-            out(str(found))
+        if not stream:
+            out(str(found))  # SPEC 4: the last line is the count alone, --json or not
         return EXIT_SOLVED
     if found == 0:
         if incomplete:
             _warn(args, f"conundrum: {reason} stopped the search before any solution was "
                   "found: the answer is incomplete")
             return EXIT_LIMIT
-        if not args.json:
+        if not stream:
             out(paint("no solution", "warn"))
         return EXIT_NO_SOLUTION
     wanted_more = args.all or (args.limit and found < args.limit)
@@ -487,26 +489,32 @@ def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: s
                    args: argparse.Namespace, out: Callable[[str], None]) -> int:
     paint = _palette(args, "out").paint
     undecided = incomplete and len(shown) < 2
-    if args.json:
+    stream = args.json_stream
+    if stream:
         for sol in shown:
             out(_show(puzzle, sol, args))
         extra = {} if undecided or not shown else {"unique": len(shown) == 1}
         out(_summary(puzzle.model.stats, len(shown), undecided, **extra))
+    elif shown:
+        out(_show(puzzle, shown[0], args))
     if not shown:
         if incomplete:
             _warn(args, f"conundrum: {reason} stopped the search before any solution was "
                   "found")
             return EXIT_LIMIT
-        if not args.json:
+        if not stream:
             out(paint("no solution", "warn"))
         return EXIT_NO_SOLUTION
-    if not args.json:
-        out(_show(puzzle, shown[0], args))
     if undecided:
         _warn(args, f"conundrum: {reason} stopped the search: cannot tell whether the "
               "solution is unique")
         return EXIT_LIMIT
+    if stream:
+        return EXIT_SOLVED
     if args.json:
+        if len(shown) > 1:
+            out(_show(puzzle, shown[1], args))
+        out(json.dumps({"unique": len(shown) == 1}))
         return EXIT_SOLVED
     if len(shown) > 1:
         out("")
@@ -570,6 +578,8 @@ def _main(argv: Sequence[str] | None) -> int:
     def out(text: str) -> None:
         print(text, flush=True)
 
+    if getattr(args, "json_stream", False):
+        args.json = True  # the stream's solutions are the --json lines
     choice = getattr(args, "color", "auto")
     args.out_palette = Palette(wants_color(sys.stdout, choice, os.environ))
     args.err_palette = Palette(wants_color(sys.stderr, choice, os.environ))

@@ -34,8 +34,8 @@ def step_json(k: int, step: Any, names: dict[int, str], labels: Callable[[int], 
     return out
 
 
-def _not_unique(exc: Any, as_json: bool, out: Callable[[str], None]) -> int:
-    if as_json:
+def _not_unique(exc: Any, stream: bool, out: Callable[[str], None]) -> int:
+    if stream:
         out(_summary(unique=False, solutions="none" if exc.solutions == 0 else "several"))
     elif exc.solutions == 0:
         out("no solution")
@@ -46,7 +46,7 @@ def _not_unique(exc: Any, as_json: bool, out: Callable[[str], None]) -> int:
 
 
 def _summary(**data: object) -> str:
-    """The last line of a --json stream, as for the search (cli._summary): its status,
+    """The last line of a --json-stream, as for the search (cli._summary): its status,
     then what the explanation found."""
     return json.dumps({"status": "complete", **data})
 
@@ -59,18 +59,19 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     from .explain.wording import Wording, describe_all
 
     m = puzzle.model if puzzle.explain_model is None else puzzle.explain_model
+    stream = bool(getattr(args, "json_stream", False))
     try:
         steps = explain(m)
     except ExplainError as exc:
         if args.rate:
-            rating = exc.solutions
-            out(_summary(unique=False, solutions="none" if rating == 0 else "several")
-                if args.json else
-                "no solution" if rating == 0 else "not unique: more than one solution")
+            several = "none" if exc.solutions == 0 else "several"
+            out(_summary(unique=False, solutions=several) if stream else
+                json.dumps({"unique": False, "solutions": several}) if args.json else
+                "no solution" if exc.solutions == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
-        return _not_unique(exc, args.json, out)
+        return _not_unique(exc, stream, out)
     if args.rate:
-        _print_rating(rating_of(steps), args.json, out)
+        _print_rating(rating_of(steps), args.json, out, stream=stream)
         return EXIT_OK
     wording = Wording(m, puzzle.names, reasons=puzzle.reasons,
                       value_words=puzzle.value_words)
@@ -84,7 +85,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
         else:
             out(f"{k:>{width}}. {step.text}")
     if args.hint:
-        if args.json:
+        if stream:
             out(_summary(unique=True, steps=len(steps), shown=len(shown)))
         elif not steps:
             out("nothing to deduce: the givens settle every value")
@@ -92,7 +93,8 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     sol = puzzle.model.solve()
     if args.json:
         out(json.dumps(puzzle.to_json(sol), ensure_ascii=False))
-        out(_summary(unique=True, steps=len(steps)))
+        if stream:
+            out(_summary(unique=True, steps=len(steps)))
     else:
         if steps:
             out("")
@@ -101,15 +103,17 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
 
 
 def _print_rating(rating: Any, as_json: bool, out: Callable[[str], None],
-                  prefix: str = "") -> None:
+                  prefix: str = "", stream: bool = False) -> None:
     if as_json:
         data = {"unique": rating.unique, "grade": rating.grade, "score": rating.score,
                 "hardest": rating.hardest, "steps": rating.steps,
                 "techniques": rating.techniques}
         if prefix:
             out(json.dumps({"puzzle": prefix, **data}))
-        else:  # the whole answer of --rate --json: its one line is the summary
+        elif stream:  # the whole answer of --rate: its one line is the summary
             out(_summary(**data))
+        else:
+            out(json.dumps(data))
     elif prefix:
         out(f"{prefix}: {rating}")
     else:
@@ -142,7 +146,6 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
         if not one_liners:
             return _rate_one(module.parse(text, source), args, out)
         status = EXIT_OK
-        grades: dict[str, int] = {}
         for i, line in lines:
             # a line may carry a name and a solution too (bench/data/hard9.txt): the
             # puzzle is the 81 (or 16) character field
@@ -152,11 +155,7 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
             rating = rate(module.parse(field, f"{source}, line {i}").model)
             if not rating.unique:
                 status = EXIT_NOT_UNIQUE
-            grade = rating.grade if rating.unique and rating.grade else "not unique"
-            grades[grade] = grades.get(grade, 0) + 1
             _print_rating(rating, args.json, out, name)
-        if args.json:
-            out(_summary(puzzles=len(lines), grades=grades))
         return status
     except PuzzleError as exc:
         print(_format_error(exc), file=sys.stderr)
