@@ -12,11 +12,14 @@ import re
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
 from .search.selectors import VALUE_SELECTS, VAR_SELECTS
 from .terminal import COLOR_CHOICES, Palette, wants_color
+
+if TYPE_CHECKING:
+    from .plotting import Timeline
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -365,28 +368,28 @@ def _warn(args: argparse.Namespace, text: str) -> None:
     print(_palette(args, "err").message(text), file=sys.stderr)
 
 
+def status_line(status: str = "complete", **data: object) -> str:
+    """The last line of a --json-stream, as MiniZinc's ends with a status: "complete" (the
+    answer is final) or "incomplete" (a limit cut the search short), then what was found."""
+    return json.dumps({"status": status, **data})
+
+
 def _summary(stats: Any, solutions: int, incomplete: bool, **extra: object) -> str:
-    """The last line of --json output, as MiniZinc's --json-stream ends with a status:
-    whether the answer is final ("complete") or a limit cut the search short
-    ("incomplete", with the limit that stopped it), and what the search cost."""
-    data: dict[str, object] = {"status": "incomplete" if incomplete else "complete"}
-    if incomplete:
-        data["stopped_by"] = getattr(stats, "stopped_by", None)
-    data.update(extra)
-    data["solutions"] = solutions
-    for key in ("nodes", "fails", "propagations"):
-        data[key] = getattr(stats, key, 0)
-    data["seconds"] = round(getattr(stats, "seconds", 0.0), 6)
-    return json.dumps(data)
+    """The status line of a search: the limit that stopped it, if one did, and its cost."""
+    stopped = {"stopped_by": stats.stopped_by} if incomplete else {}
+    return status_line("incomplete" if incomplete else "complete", **stopped, **extra,
+                       solutions=solutions, nodes=stats.nodes, fails=stats.fails,
+                       propagations=stats.propagations, seconds=round(stats.seconds, 6))
 
 
-def _progress_callback(progress: Progress | None, timeline: Any) -> Callable[[Any], None]:
+def _progress_callback(progress: Progress | None,
+                       timeline: Timeline | None) -> Callable[[Any], None]:
     """One progress callback for the live line on a terminal and the plot's timeline."""
     def report(stats: Any) -> None:
         if progress:
             progress(stats)
         if timeline:
-            timeline.progress(stats)
+            timeline.sample(stats)
 
     return report
 
@@ -421,7 +424,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
                 for _ in m.solutions(limit=args.limit, **opts):
                     found += 1
                     if timeline:
-                        timeline.solution(m.stats, found)
+                        timeline.sample(m.stats)
             else:
                 found = m.count(**opts)
             shown: list[Any] = []
@@ -432,7 +435,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
             for sol in m.solutions(limit=limit, **opts):
                 found += 1
                 if timeline:
-                    timeline.solution(m.stats, found)
+                    timeline.sample(m.stats)
                 if args.unique:
                     shown.append(sol)
                     continue

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .cli import status_line
 from .puzzles.base import Puzzle, PuzzleError
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
@@ -36,19 +37,13 @@ def step_json(k: int, step: Any, names: dict[int, str], labels: Callable[[int], 
 
 def _not_unique(exc: Any, stream: bool, out: Callable[[str], None]) -> int:
     if stream:
-        out(_summary(unique=False, solutions="none" if exc.solutions == 0 else "several"))
+        out(status_line(unique=False, solutions="none" if exc.solutions == 0 else "several"))
     elif exc.solutions == 0:
         out("no solution")
     if exc.solutions != 0:
         print("conundrum: the puzzle has more than one solution; an explanation leads to a "
               "unique one (--unique shows two)", file=sys.stderr)
     return EXIT_NOT_UNIQUE
-
-
-def _summary(**data: object) -> str:
-    """The last line of a --json-stream, as for the search (cli._summary): its status,
-    then what the explanation found."""
-    return json.dumps({"status": "complete", **data})
 
 
 def explain_command(puzzle: Puzzle, args: argparse.Namespace,
@@ -65,7 +60,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     except ExplainError as exc:
         if args.rate:
             several = "none" if exc.solutions == 0 else "several"
-            out(_summary(unique=False, solutions=several) if stream else
+            out(status_line(unique=False, solutions=several) if stream else
                 json.dumps({"unique": False, "solutions": several}) if args.json else
                 "no solution" if exc.solutions == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
@@ -86,7 +81,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
             out(f"{k:>{width}}. {step.text}")
     if args.hint:
         if stream:
-            out(_summary(unique=True, steps=len(steps), shown=len(shown)))
+            out(status_line(unique=True, steps=len(steps), shown=len(shown)))
         elif not steps:
             out("nothing to deduce: the givens settle every value")
         return EXIT_OK
@@ -94,7 +89,7 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
     if args.json:
         out(json.dumps(puzzle.to_json(sol), ensure_ascii=False))
         if stream:
-            out(_summary(unique=True, steps=len(steps)))
+            out(status_line(unique=True, steps=len(steps)))
     else:
         if steps:
             out("")
@@ -111,7 +106,7 @@ def _print_rating(rating: Any, as_json: bool, out: Callable[[str], None],
         if prefix:
             out(json.dumps({"puzzle": prefix, **data}))
         elif stream:  # the whole answer of --rate: its one line is the summary
-            out(_summary(**data))
+            out(status_line(**data))
         else:
             out(json.dumps(data))
     elif prefix:

@@ -19,20 +19,17 @@ class PlotError(Exception):
 
 
 class Timeline:
-    """Samples of a running search: (seconds, nodes, solutions), from the progress
-    callback and from each solution as it comes."""
+    """Samples of a running search: (seconds, nodes, solutions), taken by the progress
+    callback and as each solution comes (the statistics count it before it is handed
+    over)."""
 
     def __init__(self) -> None:
         self.start = time.perf_counter()
         self.samples: list[tuple[float, int, int]] = [(0.0, 0, 0)]
 
-    def progress(self, stats: Any) -> None:
-        """The search's progress callback: one sample."""
+    def sample(self, stats: Any) -> None:
+        """One sample of the running search's statistics."""
         self.samples.append((time.perf_counter() - self.start, stats.nodes, stats.solutions))
-
-    def solution(self, stats: Any, found: int) -> None:
-        """A solution just arrived (the found-th)."""
-        self.samples.append((time.perf_counter() - self.start, stats.nodes, found))
 
 
 def check_plot_target(path: str) -> None:
@@ -58,7 +55,7 @@ def write_plot(path: str, title: str, samples: Sequence[tuple[float, int, int]],
 
     plt.rcParams["svg.fonttype"] = "none"  # an SVG keeps its words as text, not outlines
 
-    points = sorted(samples) + [(stats.seconds, stats.nodes, stats.solutions)]
+    points = [*samples, (stats.seconds, stats.nodes, stats.solutions)]
     seconds = [p[0] for p in points]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
     fig.suptitle(title)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Literal, TextIO
+from typing import TextIO
 
-ColorChoice = Literal["auto", "always", "never"]
-COLOR_CHOICES: tuple[ColorChoice, ...] = ("auto", "always", "never")
+COLOR_CHOICES = ("auto", "always", "never")
 
 _STYLES = {"error": "1;31", "good": "32", "warn": "33", "dim": "2", "bold": "1"}
 # box-drawing characters (U+2500-U+257F) and the ASCII ones our grids use

@@ -33,9 +33,10 @@ Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"
 # The engine, the compiler and the search are imported at the first solve, not at
 # `import conundrum`: building a model needs none of them.
 
-_SEARCH_OPTIONS = ("var_select", "value_select", "method", "time_limit", "node_limit",
-                   "seed", "on_progress", "phases")
+# The keywords of the solving methods are those of SearchKeywords (one list for the type
+# checker and the run-time check); these three choose where the search runs.
 _PARALLEL_OPTIONS = ("workers", "scheduler", "ordered")
+_SEARCH_OPTIONS = tuple(k for k in SearchKeywords.__annotations__ if k not in _PARALLEL_OPTIONS)
 
 
 def _int(value: object, what: str) -> int:

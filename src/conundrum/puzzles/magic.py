@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conundrum.display.layout import Board
 
-from .base import Puzzle, blank, parse_int, value_texts
+from .base import Puzzle, blank, parse_int, value_texts, values
 from .latin import draw_values
 
 MAX_N = 12
@@ -24,14 +24,11 @@ def parse(text: str, source: str = "N") -> Puzzle:
     m += cn.sum(x[i][i] for i in range(n)) == total
     m += cn.sum(x[i][n - 1 - i] for i in range(n)) == total
 
-    def vals(sol) -> list[list[int]]:
-        return [[sol[v] for v in row] for row in x.rows]
-
     def render(sol) -> str:
-        return draw_values(vals(sol), None) + f"\nmagic sum {total}"
+        return draw_values(values(sol, x), None) + f"\nmagic sum {total}"
 
     def to_json(sol) -> dict:
-        return {"grid": vals(sol)}
+        return {"grid": values(sol, x)}
 
     layout = Board(blank(n, n), value_texts(x), caption=f"magic sum {total}")
     return Puzzle(m, render, to_json, layout=layout)
