@@ -10,8 +10,8 @@ small bit sets as machine integers). Removing an interior value from a bounds-on
 a no-op, which is sound because every propagator re-checks its constraint on fixed
 variables.
 
-Changes are saved once per level (the variable keeps its old (bits, card, lo, hi) on its
-own history and itself on the trail) and announced by scheduling the subscribed propagators
+Changes are saved once per level (the variable keeps its old (bits, card, lo) on its own
+history, hi following from them, and itself on the trail) and announced by scheduling the subscribed propagators
 (see events.py). This module holds the hottest code of the engine, so the update methods
 are written out in full rather than built from smaller helpers.
 """
@@ -48,6 +48,27 @@ def mask_of(offsets: Iterable[int]) -> int:
     for o in positions:
         buf[o >> 3] |= 1 << (o & 7)
     return int.from_bytes(buf, "little")
+
+
+def count_bits(bits: int) -> int:
+    """The number of set bits of a non-negative int. A loop over the set bits for a word
+    or less (int.bit_count is a generic method call in compiled code, several times the
+    cost of a few loop turns); bit_count beyond."""
+    if bits.bit_length() > 64:
+        return bits.bit_count()
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+def _removed_count(kept: int, removed: int, card: int) -> int:
+    """The size of the kept part of a bit set of `card` values split into kept and removed
+    parts: the shorter of the two is counted."""
+    if removed.bit_length() < kept.bit_length():
+        return card - count_bits(removed)
+    return count_bits(kept)
 
 
 def offsets(bits: int) -> Iterator[int]:
@@ -229,7 +250,7 @@ class IntVar(IntView):
         self.solver = solver
         self.trail = solver.trail
         self.stamp = -1
-        self.saved: list[int] = []  # (bits, card, lo, hi) of each save, newest last
+        self.saved: list[int] = []  # (bits, card, lo) of each save, newest last
         self.index = len(solver.vars)
         solver.vars.append(self)
         self.on_fix: list[Propagator] = []
@@ -246,10 +267,11 @@ class IntVar(IntView):
     def restore(self) -> None:
         """Undo the last saved change (called by the trail)."""
         saved = self.saved
-        hi = self.hi = saved.pop()
         lo = self.lo = saved.pop()
         card = self.card = saved.pop()
         bits = self.bits = saved.pop()
+        # hi is not saved: it follows from the others
+        hi = self.hi = lo + (card if bits < 0 else bits.bit_length()) - 1
         self.stamp = -1
         for w in self.mirrors:
             c = w.offset
@@ -274,11 +296,10 @@ class IntVar(IntView):
             saved.append(self.bits)
             saved.append(self.card)
             saved.append(self.lo)
-            saved.append(self.hi)
             trail.entries.append(self)
             self.stamp = trail.stamp
         if card < 0:
-            card = bits.bit_count()
+            card = count_bits(bits)
         low = (bits & -bits).bit_length() - 1
         if low:
             bits >>= low
@@ -315,7 +336,6 @@ class IntVar(IntView):
             saved.append(-1)
             saved.append(self.card)
             saved.append(self.lo)
-            saved.append(self.hi)
             trail.entries.append(self)
             self.stamp = trail.stamp
         card = hi - lo + 1
@@ -342,7 +362,10 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(v, self.hi)
         else:
-            self._set_bits(bits >> (v - self.lo), -1, v - self.lo)
+            shift = v - self.lo
+            kept = bits >> shift
+            self._set_bits(kept, _removed_count(kept, bits & ((1 << shift) - 1), self.card),
+                           shift)
 
     def set_max(self, v: int) -> None:
         """Remove every value above v."""
@@ -354,7 +377,9 @@ class IntVar(IntView):
         if bits < 0:
             self._set_bounds(self.lo, v)
         else:
-            self._set_bits(bits & ((1 << (v - self.lo + 1)) - 1))
+            width = v - self.lo + 1
+            kept = bits & ((1 << width) - 1)
+            self._set_bits(kept, _removed_count(kept, bits >> width, self.card))
 
     def set_bounds(self, lo: int, hi: int) -> None:
         """Keep only the values in lo..hi (one change, one wake-up)."""
@@ -371,7 +396,15 @@ class IntVar(IntView):
             self._set_bounds(lo, hi)
         else:
             shift = lo - self.lo
-            self._set_bits((bits >> shift) & ((1 << (hi - lo + 1)) - 1), -1, shift)
+            width = hi - lo + 1
+            kept = (bits >> shift) & ((1 << width) - 1)
+            below = bits & ((1 << shift) - 1)
+            above = bits >> (shift + width)
+            if below.bit_length() + above.bit_length() < kept.bit_length():
+                card = self.card - count_bits(below) - count_bits(above)
+            else:
+                card = count_bits(kept)
+            self._set_bits(kept, card, shift)
 
     def assign(self, v: int) -> None:
         """Fix the variable to v."""

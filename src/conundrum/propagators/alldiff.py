@@ -371,6 +371,9 @@ class AllDifferentDomain(_ValueElimination):
         super().__init__(solver, xs)
         # the last matching, as values: only a hint (checked before use), so not trailed
         self.hint = [0] * self.n
+        # Bounds-only domains (too wide for a bit set) are so from the start and stay so:
+        # a variable watched by this propagator keeps its bit set (IntVar.drop_bits).
+        self.bounds_only = any(x.bits < 0 for x in self.xs)
 
     def post(self) -> None:
         for x in self.xs:
@@ -385,26 +388,29 @@ class AllDifferentDomain(_ValueElimination):
         if nfree == 0:
             self.deactivate()
             return
-        self._skip_taken_bounds(nfree)
-        if _no_hall_set(self.xs):
-            return
         xs = self.xs
         n = self.n
         order = self.order
-        # The graph holds the unfixed variables (fixed values are eliminated already). A
-        # variable with at least nfree values cannot be blocked by the nfree - 1 others
-        # (a bounds-only one may still hold fixed values inside: it needs n).
+        if self.bounds_only:
+            self._skip_taken_bounds(nfree)
+        # One pass over the unfixed variables sorts them into the matching graph or out of
+        # it and counts domain sizes for the Hall-set test (module docstring). A variable
+        # with at least nfree values cannot be blocked by the nfree - 1 others (a
+        # bounds-only one may still hold fixed values inside: it needs n); it cannot be in
+        # a Hall set either, so the test counts only the graph's variables.
+        count = [0] * (nfree + 1)  # count[s]: graph variables with s values
         small: list[int] = []  # positions of the variables in the graph
         wide: list[int] = []
         off = top = 0
         for j in range(nfree):
             i = order[j]
             x = xs[i]
-            lo, hi = x.lo, x.hi
-            bits = x.bits
-            if x.card >= (n if bits < 0 else nfree):
+            size = x.card
+            if size >= (n if x.bits < 0 else nfree):
                 wide.append(i)
                 continue
+            count[size] += 1
+            lo, hi = x.lo, x.hi
             if not small:
                 off, top = lo, hi
             else:
@@ -415,19 +421,32 @@ class AllDifferentDomain(_ValueElimination):
             small.append(i)
         if not small:
             return
+        if not self.bounds_only:  # bounds-only domains hide taken values: always look
+            at_most = 0
+            k = 2
+            while k <= nfree:
+                at_most += count[k]
+                if at_most >= k:
+                    break
+                k += 1
+            else:
+                return  # no Hall set: nothing to prune
         m = len(small)
-        doms = [xs[i].mask(off, top) for i in small]
         hint = self.hint
+        doms = [0] * m
         match = [-1] * m  # value bit of each graph variable, seeded from the last matching
         for k in range(m):
-            match[k] = hint[small[k]] - off
+            i = small[k]
+            doms[k] = xs[i].mask(off, top)
+            match[k] = hint[i] - off
         owner, matched = maximum_matching(doms, match)
         for k in range(m):
             hint[small[k]] = match[k] + off
         fvals, pending = freeable_values(doms, match, matched)
+        if not pending:
+            return  # every variable can move to a free value: every value is supported
         allowed = [fvals] * m
-        if pending:
-            scc_sets(pending, doms, match, owner, fvals, allowed)
+        scc_sets(pending, doms, match, owner, fvals, allowed)
 
         # ---- prune
         for k in range(m):
@@ -445,9 +464,6 @@ class AllDifferentDomain(_ValueElimination):
                         x.set_min(x.lo + 1)
                     while x.hi >= off and x.hi <= top and (forced >> (x.hi - off)) & 1:
                         x.set_max(x.hi - 1)
-
-        if nfree == 1 and xs[order[0]].bits >= 0:
-            self.deactivate()
 
 
 def maximum_matching(doms: list[int], match: list[int]) -> tuple[list[int], int]:
@@ -514,19 +530,25 @@ def freeable_values(doms: list[int], match: list[int], matched: int) -> tuple[in
     for dm in doms:
         union |= dm
     fvals = union & ~matched
-    pending = list(range(len(doms)))
-    if fvals:
-        grew = True
-        while grew and pending:
-            grew = False
-            rest = []
-            for k in pending:
-                if doms[k] & fvals:
-                    fvals |= 1 << match[k]
-                    grew = True
-                else:
-                    rest.append(k)
-            pending = rest
+    if not fvals:
+        return 0, [k for k in range(len(doms))]
+    pending: list[int] = []
+    for k in range(len(doms)):  # the first pass sees every variable
+        if doms[k] & fvals:
+            fvals |= 1 << match[k]
+        else:
+            pending.append(k)
+    grew = len(pending) < len(doms)
+    while grew and pending:  # later passes, the variables still waiting
+        grew = False
+        rest = []
+        for k in pending:
+            if doms[k] & fvals:
+                fvals |= 1 << match[k]
+                grew = True
+            else:
+                rest.append(k)
+        pending = rest
     return fvals, pending
 
 
