@@ -68,7 +68,7 @@ def _no_hall_set(xs: list[IntView]) -> bool:
             unfixed += 1
             size = x.card
             if size <= n:
-                count[size] += 1
+                count[size] = count[size] + 1  # (`+=` on an item: a generic call compiled)
     at_most = 0
     for k in range(2, unfixed + 1):
         at_most += count[k]
@@ -409,7 +409,7 @@ class AllDifferentDomain(_ValueElimination):
             if size >= (n if x.bits < 0 else nfree):
                 wide.append(i)
                 continue
-            count[size] += 1
+            count[size] = count[size] + 1  # (`+=` on an item: a generic call compiled)
             lo, hi = x.lo, x.hi
             if not small:
                 off, top = lo, hi

@@ -112,27 +112,47 @@ class Difference(Propagator):
 
     def propagate(self) -> None:
         z, x, y, c = self.z, self.x, self.y, self.c
-        # Each pass tightens all three from the others' bounds, calling a variable only when
-        # its bounds do move; a bit-set domain may move a bound past a hole, which can
-        # tighten the others again, hence the loop.
-        changed = True
-        while changed:
-            changed = False
+        # One pass tightens all three from the others' bounds, each in turn from the
+        # bounds just made: with exact interval bounds that is already the fixpoint (the
+        # later updates cannot loosen what the earlier ones relied on). Only a bit-set
+        # domain whose new bound lands past a hole moves further than asked, and then the
+        # pass is repeated. A variable is called only when its bounds do move.
+        again = True
+        while again:
+            again = False
+            old_lo, old_hi = z.lo, z.hi
             lo = x.lo - y.hi + c
             hi = x.hi - y.lo + c
-            if lo > z.lo or hi < z.hi:
+            if lo > old_lo or hi < old_hi:
+                if lo < old_lo:
+                    lo = old_lo
+                if hi > old_hi:
+                    hi = old_hi
                 z.set_bounds(lo, hi)
-                changed = True
+                if z.lo != lo or z.hi != hi:
+                    again = True
+            old_lo, old_hi = x.lo, x.hi
             lo = z.lo + y.lo - c
             hi = z.hi + y.hi - c
-            if lo > x.lo or hi < x.hi:
+            if lo > old_lo or hi < old_hi:
+                if lo < old_lo:
+                    lo = old_lo
+                if hi > old_hi:
+                    hi = old_hi
                 x.set_bounds(lo, hi)
-                changed = True
+                if x.lo != lo or x.hi != hi:
+                    again = True
+            old_lo, old_hi = y.lo, y.hi
             lo = x.lo - z.hi + c
             hi = x.hi - z.lo + c
-            if lo > y.lo or hi < y.hi:
+            if lo > old_lo or hi < old_hi:
+                if lo < old_lo:
+                    lo = old_lo
+                if hi > old_hi:
+                    hi = old_hi
                 y.set_bounds(lo, hi)
-                changed = True
+                if y.lo != lo or y.hi != hi:
+                    again = True
         if x.lo == x.hi and y.lo == y.hi:
             self.deactivate()
 
