@@ -24,9 +24,11 @@ Implementation notes shared by all of them:
 
 - The variables may be views (`q[i] + i`): two of them may share a variable, which is
   why idempotence is decided on `x.root`.
-- Value elimination keeps the variables that are not yet processed in a sparse set (a list
-  of positions and a trailed size): positions `[0, nfree)` are unprocessed, the others are
-  fixed and their value was already removed from every unprocessed variable.
+- Value elimination keeps the variables that are not yet processed in a sparse set (the
+  variable list itself, reordered by swaps, and a trailed size): `xs[:nfree]` are
+  unprocessed, the others are fixed and their value was already removed from every
+  unprocessed variable. Backtracking only restores the size: any order of the list is a
+  valid one.
 - Bounds-only domains (`var.bits < 0`, see engine/var.py) cannot lose interior values: a
   removal may be a no-op, so a bounds-only variable that becomes fixed is checked against
   the values already processed.
@@ -94,17 +96,21 @@ class _ValueElimination(Propagator):
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver)
+        # kept as a sparse set: xs[:nfree] are not yet processed, the others are fixed and
+        # their values removed from the unprocessed ones (swaps reorder xs itself)
         self.xs = list(xs)
         self.n = len(self.xs)
-        self.order = list(range(self.n))  # positions; [0, nfree) not yet processed
         self.nfree = RevInt(solver.trail, self.n)
+        # the value each variable was matched to last (AllDifferentDomain; moved along with
+        # its variable, an unused list for the other stages)
+        self.hint = [0] * self.n
         # With a variable appearing twice, our own removals can wake us usefully.
         self.idempotent = not _has_alias(self.xs)
 
     def _eliminate(self) -> int:
         """Process newly fixed variables until none is left; return the new nfree."""
         xs = self.xs
-        order = self.order
+        hint = self.hint
         n = self.n
         nfree: int = self.nfree.value
         start = nfree
@@ -114,22 +120,26 @@ class _ValueElimination(Propagator):
             again = False
             i = 0
             while i < nfree:
-                x = xs[order[i]]
+                x = xs[i]
                 if x.lo != x.hi:
                     i += 1
                     continue
                 v = x.lo
                 nfree -= 1
-                order[i], order[nfree] = order[nfree], order[i]
+                xs[i] = xs[nfree]
+                xs[nfree] = x
+                h = hint[i]
+                hint[i] = hint[nfree]
+                hint[nfree] = h
                 if skip_zero and v == 0:
                     continue
                 if x.bits < 0:
                     # An earlier removal of v from x may have been a no-op (interior value).
                     for p in range(nfree + 1, n):
-                        if xs[order[p]].lo == v:
+                        if xs[p].lo == v:
                             raise Inconsistency
                 for p in range(nfree):
-                    y = xs[order[p]]
+                    y = xs[p]
                     if y.lo <= v <= y.hi:
                         y.remove(v)
                         if y.lo == y.hi and p < i:
@@ -142,11 +152,11 @@ class _ValueElimination(Propagator):
     def _skip_taken_bounds(self, nfree: int) -> None:
         """Move the bounds of unfixed bounds-only domains past the values of fixed variables
         (their removal was a no-op while the value was interior)."""
-        xs, order = self.xs, self.order
-        wide = [xs[order[p]] for p in range(nfree) if xs[order[p]].bits < 0]
+        xs = self.xs
+        wide = [xs[p] for p in range(nfree) if xs[p].bits < 0]
         if not wide:
             return
-        taken = {xs[order[p]].lo for p in range(nfree, self.n)}
+        taken = {xs[p].lo for p in range(nfree, self.n)}
         for y in wide:
             while y.lo in taken:
                 y.set_min(y.lo + 1)
@@ -166,7 +176,7 @@ class AllDifferentValue(_ValueElimination):
 
     def propagate(self) -> None:
         nfree = self._eliminate()
-        if nfree == 0 or (nfree == 1 and self.xs[self.order[0]].bits >= 0):
+        if nfree == 0 or (nfree == 1 and self.xs[0].bits >= 0):
             self.deactivate()
 
 
@@ -369,8 +379,8 @@ class AllDifferentDomain(_ValueElimination):
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver, xs)
-        # the last matching, as values: only a hint (checked before use), so not trailed
-        self.hint = [0] * self.n
+        # self.hint, the last matching as values, is only a hint (checked before use), so
+        # it needs no trailing.
         # Bounds-only domains (too wide for a bit set) are so from the start and stay so:
         # a variable watched by this propagator keeps its bit set (IntVar.drop_bits).
         self.bounds_only = any(x.bits < 0 for x in self.xs)
@@ -390,7 +400,6 @@ class AllDifferentDomain(_ValueElimination):
             return
         xs = self.xs
         n = self.n
-        order = self.order
         if self.bounds_only:
             self._skip_taken_bounds(nfree)
         # One pass over the unfixed variables sorts them into the matching graph or out of
@@ -402,8 +411,7 @@ class AllDifferentDomain(_ValueElimination):
         small: list[int] = []  # positions of the variables in the graph
         wide: list[int] = []
         off = top = 0
-        for j in range(nfree):
-            i = order[j]
+        for i in range(nfree):
             x = xs[i]
             size = x.card
             if size >= (n if x.bits < 0 else nfree):
