@@ -300,10 +300,11 @@ class IntVar(IntView):
             self.stamp = trail.stamp
         if card < 0:
             card = count_bits(bits)
-        low = (bits & -bits).bit_length() - 1
-        if low:
+        lo = self.lo + anchor
+        if not bits & 1:  # the lowest value went: shift the set down to the new one
+            low = (bits & -bits).bit_length() - 1
             bits >>= low
-        lo = self.lo + anchor + low
+            lo += low
         hi = lo + bits.bit_length() - 1
         if lo == hi:
             wake = self.wake_fix
