@@ -445,7 +445,10 @@ class AllDifferentDomain(_ValueElimination):
         match = [-1] * m  # value bit of each graph variable, seeded from the last matching
         for k in range(m):
             i = small[k]
-            doms[k] = xs[i].mask(off, top)
+            x = xs[i]
+            # off..top spans every graph domain: a bit set only shifts up (mask() would
+            # also clip)
+            doms[k] = x.bits << (x.lo - off) if x.bits >= 0 else x.mask(off, top)
             match[k] = hint[i] - off
         owner, matched = maximum_matching(doms, match)
         for k in range(m):
