@@ -11,9 +11,9 @@ a no-op, which is sound because every propagator re-checks its constraint on fix
 variables.
 
 Changes are saved once per level (the variable keeps its old (bits, card, lo) on its own
-history, hi following from them, and itself on the trail) and announced by scheduling the subscribed propagators
-(see events.py). This module holds the hottest code of the engine, so the update methods
-are written out in full rather than built from smaller helpers.
+history, hi following from them, and itself on the trail) and announced by scheduling the
+subscribed propagators (see events.py). This module holds the hottest code of the engine,
+so the update methods are written out in full rather than built from smaller helpers.
 """
 
 from __future__ import annotations

@@ -83,17 +83,11 @@ class CompiledModel:
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it
         between solutions, as a parallel search does with other workers' solutions)."""
         from conundrum.engine import Inconsistency
-        from conundrum.search.dfs import search
+        from conundrum.search.dfs import ObjectiveBound, search
 
-        obj, sense = self.obj, self.sense
+        obj = self.obj
         incumbent: list[int] = [] if best is None else best
-
-        def bound() -> None:
-            if incumbent:
-                if sense < 0:
-                    obj.set_max(incumbent[0] - 1)  # type: ignore[union-attr]
-                else:
-                    obj.set_min(incumbent[0] + 1)  # type: ignore[union-attr]
+        bound = None if obj is None else ObjectiveBound(obj, self.sense, incumbent)
 
         phases = self.phases(opts)
         trail = self.solver.trail
@@ -106,8 +100,8 @@ class CompiledModel:
                 except Inconsistency:
                     stats.fails += 1
                     return
-            runner = search(self.solver, self.decision, opts, stats,
-                            bound if obj is not None else None, self.extra, start, phases)
+            runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
+                            phases)
             try:
                 for _ in runner:
                     values = [ev.lo for ev in self.decision]

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from conundrum.engine import Inconsistency, IntVar, Solver
+from conundrum.engine import Inconsistency, IntVar, IntView, Solver
 from conundrum.search.selectors import (
     EQ,
     GT,
@@ -132,8 +132,31 @@ class _Stop(Exception):
     """A limit was reached."""
 
 
+class ObjectiveBound:
+    """Branch and bound's cut: the objective must beat the incumbent, `best` ([] before the
+    first solution, else [value]; whoever finds solutions updates it, and a parallel search
+    also with other workers' values). Applied at every node, so it lives in the compiled
+    search rather than as a closure of the model."""
+
+    __slots__ = ("obj", "sense", "best")
+
+    def __init__(self, obj: IntView, sense: int, best: list[int]) -> None:
+        self.obj = obj
+        self.sense = sense  # -1 minimise, +1 maximise
+        self.best = best
+
+    def apply(self) -> None:
+        """Tighten the objective's domain below (above) the incumbent."""
+        best = self.best
+        if best:
+            if self.sense < 0:
+                self.obj.set_max(best[0] - 1)
+            else:
+                self.obj.set_min(best[0] + 1)
+
+
 def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
-           stats: SearchStats, bound: Callable[[], None] | None = None,
+           stats: SearchStats, bound: ObjectiveBound | None = None,
            extra_vars: list[IntVar] | None = None,
            start: float | None = None,
            phases: list[tuple[list[IntVar], str, str]] | None = None,
@@ -192,7 +215,7 @@ def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar
 class _Runner:
     def __init__(self, solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
                  options: SearchOptions, stats: SearchStats,
-                 bound: Callable[[], None] | None, deadline: float | None,
+                 bound: ObjectiveBound | None, deadline: float | None,
                  start: float, phases: list[tuple[list[IntVar], str, str]]) -> None:
         self.solver = solver
         self.vars = branch_vars
@@ -269,7 +292,6 @@ class _Runner:
     def dfs(self, max_disc: int | None = None, fail_limit: int | None = None,
             seen: set[tuple[int, ...]] | None = None) -> Iterator[None]:
         solver, stats, trail = self.solver, self.stats, self.solver.trail
-        fix_point = solver.fix_point
         bound = self.bound
         limited = self.limited
         profile = stats.depth_nodes
@@ -278,8 +300,8 @@ class _Runner:
         try:
             if bound is not None:
                 try:
-                    bound()
-                    fix_point()
+                    bound.apply()
+                    solver.fix_point()  # a direct call when compiled (a bound method is not)
                 except Inconsistency:
                     stats.fails += 1
                     return
@@ -321,8 +343,8 @@ class _Runner:
                 try:
                     apply_decision(frame[0], kind, v)
                     if bound is not None:
-                        bound()
-                    fix_point()
+                        bound.apply()
+                    solver.fix_point()
                 except Inconsistency:
                     stats.fails += 1
                     if fail_limit is not None and stats.fails > fail_limit:
