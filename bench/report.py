@@ -45,6 +45,12 @@ def engine_lines(engine: dict | None) -> list[str]:
     start, end = engine.get("start", "?"), engine.get("end")
     if end is None or end == start:
         return [f"- conundrum engine: {start}"]
+    digests = {m.group(1) if m else None
+               for m in (re.search(r"source digest (\w+)", s) for s in (start, end))}
+    if len(digests) == 1 and None not in digests:
+        # commits outside the package (tests, notes) landed during the run: same engine
+        return [f"- conundrum engine: {end} (the run began at {start}: the same installed "
+                "engine, other files changed)"]
     return [f"- conundrum engine: **changed during the run**: {start} at the start, {end} at "
             "the end; the figures mix the two"]
 
@@ -92,11 +98,11 @@ def behind(instances: list[Instance], cells: dict, peers: list[System]) -> list[
 def markdown(instances: list[Instance], systems: list[System], cells: dict, *, runs: int,
              timeout: float, command: str, notes: list[str], versions: dict[str, str],
              profile_notes: str = "", baseline: Baseline | None = None,
-             engine: dict | None = None) -> str:
+             engine: dict | None = None, date: str | None = None) -> str:
     peers = [s for s in systems if s.name != CN]
     lines = [
         "# conundrum benchmark results", "",
-        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
+        f"- date: {date or f'{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}'}",
         f"- machine: {machine()}",
         f"- command: `{command}`",
         *engine_lines(engine),

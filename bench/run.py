@@ -228,7 +228,7 @@ def write_outputs(args, insts, systems, cells, meta: dict) -> None:
                                       timeout=meta["timeout"], command=meta["command"],
                                       notes=meta["notes"], versions=meta["versions"],
                                       profile_notes=extra, baseline=baseline,
-                                      engine=meta.get("engine")))
+                                      engine=meta.get("engine"), date=meta.get("date")))
     print(f"wrote {out_md}")
     png = out_md.with_name("ratios.png")
     if report.chart(insts, systems, cells, png):

@@ -46,3 +46,19 @@ def test_targets_name_every_missed_target(tmp_path: Path) -> None:
     assert "more than 3x behind MiniZinc+Gecode on 1: queens-8 (5x behind)" in section
     assert "| golomb-8 | faster (peer: timeout) | SLOWER (0.5x) |" in section
     assert "| queens-8 |" in section and "NO (0.2x)" in section
+
+
+def test_engine_line_tells_a_changed_engine_from_other_commits(monkeypatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import report
+
+    same = {"start": "commit aaa1111, source digest d1", "end": "commit bbb2222, source digest d1"}
+    (line,) = report.engine_lines(same)
+    assert "changed during the run" not in line and "bbb2222" in line and "aaa1111" in line
+    changed = {"start": "commit aaa1111, source digest d1",
+               "end": "commit bbb2222, source digest d2"}
+    (line,) = report.engine_lines(changed)
+    assert "**changed during the run**" in line
+    assert report.engine_lines({"start": "commit aaa1111, source digest d1",
+                                "end": "commit aaa1111, source digest d1"}) == [
+        "- conundrum engine: commit aaa1111, source digest d1"]
