@@ -59,9 +59,9 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
         steps = explain(m)
     except ExplainError as exc:
         if args.rate:
-            several = "none" if exc.solutions == 0 else "several"
-            out(status_line(unique=False, solutions=several) if stream else
-                json.dumps({"unique": False, "solutions": several}) if args.json else
+            found = "none" if exc.solutions == 0 else "several"
+            out(status_line(unique=False, solutions=found) if stream else
+                json.dumps({"unique": False, "solutions": found}) if args.json else
                 "no solution" if exc.solutions == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
         return _not_unique(exc, stream, out)

@@ -65,7 +65,8 @@ def count_bits(bits: int) -> int:
 
 def _removed_count(kept: int, removed: int, card: int) -> int:
     """The size of the kept part of a bit set of `card` values split into kept and removed
-    parts: the shorter of the two is counted."""
+    parts: the shorter of the two is counted. (set_bounds, which removes two parts, writes
+    the same out: one helper for both cost 5% of golomb-10's time.)"""
     if removed.bit_length() < kept.bit_length():
         return card - count_bits(removed)
     return count_bits(kept)

@@ -116,7 +116,8 @@ class Difference(Propagator):
         # bounds just made: with exact interval bounds that is already the fixpoint (the
         # later updates cannot loosen what the earlier ones relied on). Only a bit-set
         # domain whose new bound lands past a hole moves further than asked, and then the
-        # pass is repeated. A variable is called only when its bounds do move.
+        # pass is repeated. A variable is called only when its bounds do move. (The three
+        # steps are written out: a helper call per step cost 2% of golomb-9's instructions.)
         again = True
         while again:
             again = False
