@@ -279,6 +279,10 @@ def test_import_pulls_in_no_heavy_module():
     (lambda m, x, y: 1 < x < 3, "a < b < c"),
     (lambda m, x, y: bool(x == y), "bool()"),
     (lambda m, x, y: not (x == y), "and/or/not"),
+    # Python's min/max/sorted compare with < and >: the message points at cn.min / cn.max
+    (lambda m, x, y: min(x, y), "cn.min"),
+    (lambda m, x, y: max([x, y, 2]), "cn.max"),
+    (lambda m, x, y: sorted([x, y]), "cn.increasing"),
     (lambda m, x, y: x ** y, "constant"),
     (lambda m, x, y: x ** -1, "negative exponent"),
     (lambda m, x, y: x + 0.5, "float"),

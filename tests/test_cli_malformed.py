@@ -49,6 +49,10 @@ FILES = {
     "sky_lines": "  . .\n. . . .\n",
     "sky_row": "  . . . .\n. . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n  . . . .\n",
     "signed": "\n".join(["-5 3 . . 7 . . . ."] + [". . . . . . . . ."] * 8),
+    # a row too few or too many: blamed where the grid ends, not on line 1
+    "rows8": "\n".join(["........."] * 8),
+    "rows10": "\n".join(["........."] * 10),
+    "numeric15": "\n".join([" ".join(["."] * 15 + ["16"])] * 15),
     "sky_huge": "  " + "9" * 5000 + " . . .\n" + ". . . . . .\n" * 4 + "  . . . .\n",
 }
 HUGE = "9" * 5000
@@ -139,6 +143,10 @@ CASES = [
     (["queens", HUGE], "whole number"),
     (["queens", "8", "--limit", HUGE], "--limit"),
     (["queens", "8", "--seed", HUGE], "--seed"),
+    (["sudoku", "{rows8}"], "line 8:"),
+    (["sudoku", "{rows10}"], "line 10:"),
+    (["sudoku", "{numeric15}"], "line 15:"),
+    (["futoshiki", "{rows8}"], "line 8:"),
 ]
 
 

@@ -14,6 +14,7 @@ comments everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .base import PuzzleError
 
@@ -118,21 +119,57 @@ def read_plain(text: str, source: str) -> Grid:
         return Grid(n, clues, source=source)
     n = len(rows)
     token_rows = [_tokens(line) for _, line in rows]
-    numeric = all(len(toks) == n for toks in token_rows) and any(
-        len(tok) > 1 for toks in token_rows for _, tok in toks)
+    char_rows = [[(j, ch) for j, ch in enumerate(line, 1)
+                  if not (ch.isspace() or ch in RULE_CHARS)] for _, line in rows]
+    long_token = any(len(tok) > 1 for toks in token_rows for _, tok in toks)
+    # numbers separated by spaces when that makes a square, or when the characters do not
+    # even make rows of one width while the numbers do
+    numeric = long_token and (all(len(toks) == n for toks in token_rows)
+                              or (not _same_length(char_rows) and _same_length(token_rows)
+                                  and len(token_rows[0]) > 1))
+    cells: list[list[tuple[int, str]]] = token_rows if numeric else char_rows
+    square_size([(i, row) for (i, _), row in zip(rows, cells, strict=True)], source)
     clues = []
-    for (i, line), toks in zip(rows, token_rows, strict=True):
+    for (i, _), row_cells in zip(rows, cells, strict=True):
         if numeric:
-            row = [Clue(_number(tok, source, i, j), i, j) for j, tok in toks]
+            clues.append([Clue(_number(tok, source, i, j), i, j) for j, tok in row_cells])
         else:
-            row = [Clue(cell_value(ch, source, i, j), i, j)
-                   for j, ch in enumerate(line, 1)
-                   if not (ch.isspace() or ch in RULE_CHARS)]
-        if len(row) != n:
-            raise PuzzleError(f"{len(row)} cells in this row, expected {n} (the grid has "
-                              f"{n} rows)", source=source, line=i)
-        clues.append(row)
+            clues.append([Clue(cell_value(ch, source, i, j), i, j) for j, ch in row_cells])
+    n = len(clues)
     return Grid(n, clues, source=source)
+
+
+def square_size(rows: list[tuple[int, list[Any]]], source: str) -> int:
+    """The size of a square grid from its rows of cells, (line, cells) each; a PuzzleError
+    names the line where the grid is not square. When every row has the same width, the
+    number of rows is what is wrong: the error points where the grid ends too early or
+    goes on too long (not at its first line); otherwise at the row whose width differs
+    from the others'."""
+    width = _usual_width([cells for _, cells in rows])
+    n = len(rows)
+    if all(len(cells) == width for _, cells in rows) and width != n:
+        if n < width:
+            raise PuzzleError(f"the grid ends after {n} rows of {width} cells; a square grid "
+                              f"needs {width} rows", source=source, line=rows[-1][0])
+        raise PuzzleError(f"row {width + 1} of a grid {width} cells wide; a square grid has "
+                          f"{width} rows", source=source, line=rows[width][0])
+    for i, cells in rows:
+        if len(cells) != width:
+            raise PuzzleError(f"{len(cells)} cells in this row, expected {width} (as in "
+                              "the other rows)", source=source, line=i)
+    return width
+
+
+def _same_length(rows: list[list[tuple[int, str]]]) -> bool:
+    return len({len(row) for row in rows}) == 1
+
+
+def _usual_width(rows: list[list[Any]]) -> int:
+    """The most common row length (the first row's on a tie): the width the grid meant."""
+    counts: dict[int, int] = {}
+    for row in rows:
+        counts[len(row)] = counts.get(len(row), 0) + 1
+    return max(counts, key=lambda w: counts[w])  # dicts keep first-seen order for ties
 
 
 def _tokens(line: str) -> list[tuple[int, str]]:
@@ -187,12 +224,9 @@ def read_relations(text: str, source: str) -> Grid:
                           line=pending[0][0])
     if not cell_rows:
         raise PuzzleError("no grid: the input has no row of cells", source=source)
-    n = len(cell_rows)
+    n = square_size(cell_rows, source)
     clues = []
     for i, row in cell_rows:
-        if len(row) != n:
-            raise PuzzleError(f"{len(row)} cells in this row, expected {n} (the grid has "
-                              f"{n} rows)", source=source, line=i)
         clues.append([Clue(v, i, j + 1) for j, v in row])
     for rel in relations:
         for r, c in (rel.small, rel.large):
