@@ -53,6 +53,11 @@ FILES = {
     "rows8": "\n".join(["........."] * 8),
     "rows10": "\n".join(["........."] * 10),
     "numeric15": "\n".join([" ".join(["."] * 15 + ["16"])] * 15),
+    "killer_rows2": "aab\nacb\n\na=3 b=6 c=2\n",
+    "takuzu_row": "0.1.\n..1\n.0..\n1...\n",
+    "hidato_row": "1 . .\n. .\n. . 9\n",
+    "star_rows3": "ab\nba\nab\n",
+    "kakuro_row": "X 3\\ 4\\\n\\7 . .\n\\3 .\n",
     "sky_huge": "  " + "9" * 5000 + " . . .\n" + ". . . . . .\n" * 4 + "  . . . .\n",
 }
 HUGE = "9" * 5000
@@ -147,6 +152,11 @@ CASES = [
     (["sudoku", "{rows10}"], "line 10:"),
     (["sudoku", "{numeric15}"], "line 15:"),
     (["futoshiki", "{rows8}"], "line 8:"),
+    (["killer", "{killer_rows2}"], "line 2:"),
+    (["takuzu", "{takuzu_row}"], "line 2:"),
+    (["hidato", "{hidato_row}"], "line 2:"),
+    (["starbattle", "{star_rows3}"], "line 3:"),
+    (["kakuro", "{kakuro_row}"], "line 3:"),
 ]
 
 

@@ -66,7 +66,7 @@ def test_the_kakuro_example_is_unique_and_explained() -> None:
     ("X X\n. .", "in no run with a clue"),
     ("X 46\\\nX .", "not a sum from 1 to 45"),
     ("X \\5\nX X", "no white cell after it"),
-    ("X \\5 .\n. .", "row 2 has 2 cells"),
+    ("X \\5 .\n. .", "2 cells in this row, expected 3"),
     ("# only a comment", "no grid"),
 ])
 def test_kakuro_bad_input_is_named(text: str, message: str) -> None:

@@ -165,7 +165,7 @@ def test_star_battle_steps_say_starred_and_empty() -> None:
 
 
 @pytest.mark.parametrize(("module", "text", "message"), [
-    (takuzu, "01\n1", "row 2 has 1 cells"),
+    (takuzu, "01\n1", "1 cells in this row, expected 2"),
     (takuzu, "012\n...\n...", "unexpected '2'"),
     (takuzu, "0.1\n...\n...", "even number of rows"),
     (starbattle, "ab\nab\nstars=2", "2 stars cannot fit in a row of 2"),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from conundrum.display.layout import Board
 
 from .base import Puzzle, PuzzleError, blank, cell_names, draw_regions, value_texts, values
-from .grid import check_text
+from .grid import check_text, square_size
 
 _RULE = re.compile(r"(\S)\s*=\s*(\S+)")
 OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "x": "*", "/": "/", "÷": "/", ":": "/"}
@@ -66,11 +66,7 @@ def read_cages(text: str, source: str, ops: bool) -> CageMap:
         rows.append((i, [(j, ch) for j, ch in enumerate(line, 1) if not ch.isspace()]))
     if not rows:
         raise PuzzleError("no cage map: the input has no row of cage labels", source=source)
-    n = len(rows)
-    for i, row in rows:
-        if len(row) != n:
-            raise PuzzleError(f"{len(row)} cells in this row, expected {n} (the map has "
-                              f"{n} rows)", source=source, line=i)
+    n = square_size(rows, source)
     for r, (_, row) in enumerate(rows):
         for c, (_, label) in enumerate(row):
             cages.setdefault(label, Cage(label)).cells.append((r, c))

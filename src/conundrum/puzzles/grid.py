@@ -145,14 +145,22 @@ def square_size(rows: list[tuple[int, list[Any]]], source: str) -> int:
     number of rows is what is wrong: the error points where the grid ends too early or
     goes on too long (not at its first line); otherwise at the row whose width differs
     from the others'."""
-    width = _usual_width([cells for _, cells in rows])
+    width = rectangle_width(rows, source)
     n = len(rows)
-    if all(len(cells) == width for _, cells in rows) and width != n:
+    if width != n:
         if n < width:
             raise PuzzleError(f"the grid ends after {n} rows of {width} cells; a square grid "
                               f"needs {width} rows", source=source, line=rows[-1][0])
         raise PuzzleError(f"row {width + 1} of a grid {width} cells wide; a square grid has "
                           f"{width} rows", source=source, line=rows[width][0])
+    return width
+
+
+def rectangle_width(rows: list[tuple[int, list[Any]]], source: str) -> int:
+    """The width of a grid whose rows, (line, cells) each, all have the same length; a
+    PuzzleError names the line of a row whose width differs from the others' (the most
+    common width is the one the grid meant)."""
+    width = _usual_width([cells for _, cells in rows])
     for i, cells in rows:
         if len(cells) != width:
             raise PuzzleError(f"{len(cells)} cells in this row, expected {width} (as in "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from conundrum.display.layout import Board
 
 from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes, texts
-from .grid import check_text
+from .grid import check_text, rectangle_width
 
 MAX_CELLS = 400
 
@@ -22,6 +22,7 @@ ROOK = ((-1, 0), (0, -1), (0, 1), (1, 0))
 def read(text: str, source: str) -> list[list[int | None | str]]:
     """The grid: a given number, None for a cell to fill, 'X' for a hole."""
     rows: list[list[int | None | str]] = []
+    lines: list[int] = []  # where each row was written
     for i, line in enumerate(check_text(text, source), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -41,13 +42,10 @@ def read(text: str, source: str) -> list[list[int | None | str]]:
                                       **place)
             col += len(part) + 1
         rows.append(row)
+        lines.append(i)
     if not rows:
         raise PuzzleError("no grid: expected rows of numbers, '.' and 'X'", source=source)
-    width = len(rows[0])
-    for k, row in enumerate(rows, 1):
-        if len(row) != width:
-            raise PuzzleError(f"row {k} has {len(row)} cells, the first has {width}",
-                              source=source)
+    rectangle_width(list(zip(lines, rows, strict=True)), source)
     return rows
 
 

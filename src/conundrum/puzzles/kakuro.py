@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from conundrum.display.layout import Board
 
 from .base import Place, Puzzle, PuzzleError, cell_name, draw_with_holes, texts
-from .grid import check_text
+from .grid import check_text, rectangle_width
 
 MAX_SIZE = 30
 
@@ -47,6 +47,7 @@ def _clue(tok: str, what: str, place: Place) -> int | None:
 def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
     """The grid of tokens ('.' white, '#' any block) and the runs with their clues."""
     rows: list[list[str]] = []
+    lines: list[int] = []  # where each row was written
     clues: dict[tuple[int, int], tuple[int | None, int | None, Place]] = {}
     for i, line in enumerate(check_text(text, source), 1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -71,16 +72,14 @@ def read(text: str, source: str) -> tuple[list[list[str]], list[Run]]:
                                       "such as 23\\16", **place)
             col += len(part) + 1
         rows.append(row)
+        lines.append(i)
     if not rows:
         raise PuzzleError("no grid: expected rows of '.', 'X' and clues such as 23\\16",
                           source=source)
     width = max(len(r) for r in rows)
     if len(rows) > MAX_SIZE or width > MAX_SIZE:
         raise PuzzleError(f"a Kakuro has at most {MAX_SIZE} rows and columns", source=source)
-    for r, row in enumerate(rows):
-        if len(row) != width:
-            raise PuzzleError(f"row {r + 1} has {len(row)} cells, the first has {width}",
-                              source=source)
+    rectangle_width(list(zip(lines, rows, strict=True)), source)
     runs: list[Run] = []
     used: set[tuple[tuple[int, int], int]] = set()
     for (r, c), (down_sum, across_sum, place) in sorted(clues.items()):

@@ -13,7 +13,7 @@ import re
 from conundrum.display.layout import Board
 
 from .base import Puzzle, PuzzleError, blank, cell_names, value_texts, values
-from .grid import check_text
+from .grid import check_text, square_size
 
 MAX_SIZE = 30
 
@@ -21,6 +21,7 @@ MAX_SIZE = 30
 def read(text: str, source: str) -> tuple[list[list[str]], int]:
     """The region map and the stars per row, column and region."""
     rows: list[list[str]] = []
+    lines: list[int] = []  # where each row was written
     stars = 1
     for i, line in enumerate(check_text(text, source), 1):
         stripped = line.strip()
@@ -34,15 +35,13 @@ def read(text: str, source: str) -> tuple[list[list[str]], int]:
             stars = int(match.group(1))
             continue
         rows.append([ch for ch in line if not ch.isspace()])
+        lines.append(i)
     n = len(rows)
     if n == 0:
         raise PuzzleError("no region map: one label per cell, one line per row", source=source)
     if n > MAX_SIZE:
         raise PuzzleError(f"a Star Battle has at most {MAX_SIZE} rows", source=source)
-    for k, row in enumerate(rows, 1):
-        if len(row) != n:
-            raise PuzzleError(f"row {k} has {len(row)} cells; a {n}x{n} map needs {n}",
-                              source=source)
+    square_size(list(zip(lines, rows, strict=True)), source)
     regions = {label for row in rows for label in row}
     if len(regions) != n:
         raise PuzzleError(f"a {n}x{n} Star Battle has {n} regions; this map has "

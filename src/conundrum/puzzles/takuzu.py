@@ -11,7 +11,7 @@ from __future__ import annotations
 from conundrum.display.layout import Board
 
 from .base import Puzzle, PuzzleError, cell_names, texts, value_texts, values
-from .grid import check_text
+from .grid import check_text, square_size
 
 MAX_SIZE = 30
 
@@ -19,6 +19,7 @@ MAX_SIZE = 30
 def read(text: str, source: str) -> list[list[int | None]]:
     """The grid: 0, 1 or None per cell."""
     rows: list[list[int | None]] = []
+    lines: list[int] = []  # where each row was written
     for i, line in enumerate(check_text(text, source), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -31,16 +32,14 @@ def read(text: str, source: str) -> list[list[int | None]]:
                                   line=i, column=j, text=line)
             row.append(None if ch == "." else int(ch))
         rows.append(row)
+        lines.append(i)
     n = len(rows)
     if n == 0:
         raise PuzzleError("no grid: expected rows of 0, 1 and '.'", source=source)
+    square_size(list(zip(lines, rows, strict=True)), source)
     if n % 2 or n > MAX_SIZE:
         raise PuzzleError(f"a Takuzu has an even number of rows, at most {MAX_SIZE}; this one "
-                          f"has {n}", source=source)
-    for k, row in enumerate(rows, 1):
-        if len(row) != n:
-            raise PuzzleError(f"row {k} has {len(row)} cells; a {n}x{n} grid needs {n}",
-                              source=source)
+                          f"has {n}", source=source, line=lines[-1])
     return rows
 
 
