@@ -18,6 +18,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, settings
 
+# A skipped test fails the run (tests/no_skips.py): CI installs what every test needs.
+pytest_plugins = ["no_skips"]
+
 # Make ``import oracle`` / ``import test_properties_harness`` work whatever the import mode
 # (with or without a tests/__init__.py).
 _TESTS = str(Path(__file__).resolve().parent)
