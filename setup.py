@@ -28,20 +28,37 @@ def compiled_sources() -> list[str]:
                   for p in (root / layer).glob("*.py") if p.name != "__init__.py")
 
 
+def tell(message: str) -> None:
+    """Say what the build is doing where the person installing sees it: pip keeps a build's
+    output to itself unless -v is given, so the terminal itself is written to when there
+    is one (nothing happens without one, as in CI)."""
+    print(message, file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        return
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as tty:
+            tty.write(message + "\n")
+    except OSError:
+        pass  # no terminal: the message stays in the build log (pip -v shows it)
+
+
 class OptionalBuildExt(build_ext):
     """Build the compiled engine if possible; otherwise say so and install pure Python."""
 
     def run(self) -> None:
+        if self.extensions:
+            tell("conundrum: compiling the engine with mypyc (about a minute on two cores; "
+                 "CONUNDRUM_PURE_BUILD=1 installs the pure-Python engine without it)")
         try:
             super().run()
         except Exception as exc:  # no compiler, missing headers, ...
-            self.warn(f"conundrum: compiled engine not built ({exc}); using pure Python")
+            tell(f"conundrum: compiled engine not built ({exc}); using pure Python")
 
     def build_extension(self, ext) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:
-            self.warn(f"conundrum: {ext.name} not compiled ({exc}); using pure Python")
+            tell(f"conundrum: {ext.name} not compiled ({exc}); using pure Python")
 
 
 def extensions() -> list:
@@ -59,4 +76,5 @@ def extensions() -> list:
                     multi_file=True, group_name="conundrum")
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+if __name__ == "__main__":  # as setuptools' build backend and `python setup.py` run it
+    setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -87,3 +87,29 @@ def test_the_wheel_installs_and_solves_in_a_fresh_environment(dist, tmp_path):
                        env=env, cwd=tmp_path, timeout=60)
     where, typed = r.stdout.split()
     assert where.startswith(str(home)) and typed == "True"
+
+
+def test_the_build_tells_the_terminal_that_it_compiles(tmp_path):
+    # pip keeps a build's output to itself: setup.tell writes to the terminal as well, so
+    # the person installing sees that the engine is being compiled. Checked under a
+    # pseudo-terminal, with the build's standard error sent elsewhere as pip does.
+    import pty
+
+    probe = ("import runpy; runpy.run_path('setup.py', run_name='probe')['tell']"
+             "('conundrum: compiling the engine')")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: its controlling terminal is the pseudo-terminal
+        os.chdir(ROOT)
+        os.execvp("sh", ["sh", "-c", f'"{sys.executable}" -c "{probe}" 2>/dev/null'])
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert b"conundrum: compiling the engine" in seen
