@@ -1,9 +1,9 @@
 """The independent solution checker: exact evaluation of a model's expressions.
 
 It shares no code with propagation or compilation: it walks the model's expression trees
-with Python's exact integers and fractions.Fraction, following SPEC section 2. Division or
-modulo by zero, an inexact exact_div and an out-of-range element index make the whole
-assignment invalid.
+with Python's exact integers and fractions.Fraction, following the semantics of
+docs/arithmetic.md. Division or modulo by zero, an inexact exact_div and an out-of-range
+element index make the whole assignment invalid.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ _RELATIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": oper
 def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
     """The exact value of an expression under {variable index: value}.
 
-    Raises Undefined where SPEC 2 says the assignment fails, KeyError for an unassigned
+    Raises Undefined where the semantics say the assignment fails, KeyError for an unassigned
     variable."""
     if not isinstance(root, Expr):
         return _num(root)  # type: ignore[arg-type]

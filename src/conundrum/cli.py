@@ -144,13 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--stats", action="store_true", help="search statistics on standard error")
     s.add_argument("--plot", metavar="FILE", help="also draw the search into FILE (.png, .svg "
                    "or .pdf): solutions and nodes over time, nodes by depth (needs "
-                   "conundrum[plot])").complete = COMPLETE_FILES  # type: ignore[attr-defined]
+                   "matplotlib)").complete = COMPLETE_FILES  # type: ignore[attr-defined]
     par = common.add_argument_group("parallel search")
     par.add_argument("-p", "--workers", type=_positive_int, metavar="N",
                      help="search on N worker processes (default 1: one process)")
     par.add_argument("--scheduler", metavar="ADDRESS",
                      help="search on a Dask cluster, e.g. tcp://host:8786 (needs "
-                     "conundrum[distributed]); -p then caps the tasks in flight")
+                     "dask[distributed]); -p then caps the tasks in flight")
     par.add_argument("--ordered", action="store_true",
                      help="with -p or --scheduler, print the solutions in the same order on "
                      "every run instead of as the workers find them")
@@ -228,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Print the script that completes conundrum's commands, "
                           "options and files in SHELL, e.g. `conundrum completion bash > "
                           "~/.local/share/bash-completion/completions/conundrum` (needs "
-                          "conundrum[completion]).")
+                          "shtab).")
     comp.add_argument("shell", choices=COMPLETION_SHELLS, metavar="SHELL",
                       help="one of " + ", ".join(COMPLETION_SHELLS))
     cfg = sub.add_parser("minizinc-config", help="the MiniZinc solver configuration",
@@ -470,7 +470,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
                   "the count is incomplete")
             return EXIT_LIMIT
         if not stream:
-            out(str(found))  # SPEC 4: the last line is the count alone, --json or not
+            out(str(found))  # the last line is the count alone, --json or not
         return EXIT_SOLVED
     if found == 0:
         if incomplete:
@@ -690,7 +690,7 @@ def completion(shell: str, parser: argparse.ArgumentParser, out: Callable[[str],
     try:
         import shtab
     except ImportError:
-        err("conundrum: shell completion needs shtab: pip install 'conundrum[completion]'")
+        err("conundrum: shell completion needs shtab: pip install shtab")
         return EXIT_BAD_INPUT
     out(shtab.complete(parser, shell=shell).rstrip("\n"))
     return EXIT_SOLVED

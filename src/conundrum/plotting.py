@@ -3,7 +3,7 @@
 Two panels: solutions and nodes over time (how fast the search goes and when it finds
 answers), and the nodes at each depth of the search tree (where the work is: a bulge deep
 down means late failures, the price of weak propagation). Matplotlib is an optional extra
-(``pip install 'conundrum[plot]'``), imported only when a plot is asked for.
+(``pip install ".[plot]"``, or ``pip install matplotlib``), imported only when a plot is asked for.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def check_plot_target(path: str) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise PlotError("--plot needs matplotlib: pip install 'conundrum[plot]'") from None
+        raise PlotError("--plot needs matplotlib: pip install matplotlib") from None
 
 
 def write_plot(path: str, title: str, samples: Sequence[tuple[float, int, int]],

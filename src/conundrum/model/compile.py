@@ -12,8 +12,8 @@ Relations and connectives used as values are reified into 0/1 variables. Global
 constraints posted at the top level get their dedicated propagator; reified, they are
 compiled through their decomposition.
 
-Division or modulo by zero anywhere in the model makes that assignment fail (SPEC 2): the
-conditions are posted globally, whatever the context of the division.
+Division or modulo by zero anywhere in the model makes that assignment fail
+(docs/arithmetic.md): the conditions are posted globally, whatever the context of the division.
 """
 
 from __future__ import annotations

@@ -497,7 +497,7 @@ def _min_max(args: tuple[Operands, ...], is_max: bool) -> Expr:
     return MinMax(items, is_max)
 
 
-def min(*args: Operands) -> Expr:  # noqa: A001 - mirrors the builtin, as the SPEC asks
+def min(*args: Operands) -> Expr:  # noqa: A001 - mirrors the builtin, as users expect
     """The smallest of the expressions (cn.min(a, b, c) or cn.min(list))."""
     return _min_max(args, False)
 

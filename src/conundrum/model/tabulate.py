@@ -10,8 +10,8 @@ MAX_VARIABLES variables and the product of their domain sizes is at most TABLE_L
 
 The values are computed here, exactly (integers and Fractions), column by column over every
 assignment of the variables; an assignment that makes the subexpression undefined (division
-or modulo by zero, an inexact `exact_div`) has no row, so it fails, as SPEC 2 says. This is
-the compiler's own evaluator: the solution checker (check.py) shares no code with it.
+or modulo by zero, an inexact `exact_div`) has no row, so it fails, as docs/arithmetic.md says.
+This is the compiler's own evaluator: the solution checker (check.py) shares no code with it.
 """
 
 from __future__ import annotations

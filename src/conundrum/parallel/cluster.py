@@ -7,8 +7,8 @@ only two tasks per thread are in flight, so that later ones start with a recent 
 (counts and enumerations queue every subproblem at once: each task costs a round trip
 through the scheduler). A task whose worker dies is run again by Dask itself (`retries`).
 
-dask.distributed is an optional extra (`pip install "conundrum[distributed]"`), imported
-only here.
+dask.distributed is an optional extra (`pip install ".[distributed]"`, or `pip install
+"dask[distributed]"`), imported only here.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class DaskPool:
             from dask.distributed import Client
         except ImportError:
             raise ModelError("scheduler= needs dask.distributed: pip install "
-                             "\"conundrum[distributed]\"") from None
+                             "\"dask[distributed]\"") from None
         self.own_client = isinstance(scheduler, str)
         if self.own_client:
             try:

@@ -4,10 +4,11 @@ Text -> tokens (:func:`tokenize`) -> one model per set of equations (:func:`pars
 operator-precedence (shunting-yard) loop that uses explicit stacks: no recursion, so no input
 can exhaust the interpreter stack.
 
-Syntax (SPEC section 5): literals are runs of decimal digits; a word is a run of letters (any
-Unicode letters), one letter per digit, most significant first; operators ``+ - * / : // % **``
-and ``× ÷ − ·``; parentheses; unary minus; relations ``= == != ≠ < <= ≤ > >= ≥``, each optionally
-prefixed by ``#`` (integral: every ``/`` is exact division) or ``$`` (rational ``/``).
+Syntax (as the README describes it): literals are runs of decimal digits; a word is a run of
+letters (any Unicode letters), one letter per digit, most significant first; operators
+``+ - * / : // % **`` and ``× ÷ − ·``; parentheses; unary minus; relations
+``= == != ≠ < <= ≤ > >= ≥``, each optionally prefixed by ``#`` (integral: every ``/`` is
+exact division) or ``$`` (rational ``/``).
 Equations are separated by ``,`` or ``;`` (and by lines of a file).
 """
 
@@ -255,7 +256,7 @@ def parse_equation(toks: list[Token], src: Source) -> Node:
 
 @dataclass
 class Options:
-    """Alphametic options (SPEC section 5)."""
+    """Alphametic options (the command line's --digits, --base, ...)."""
 
     digits: tuple[int, int] | None = None  # default 0..base-1
     base: int = 10
