@@ -361,7 +361,7 @@ class Model:
         return self._solutions(_limit(limit), opts, parallel)
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
-                   goal: str = "all") -> Iterator[Solution]:
+                   goal: str = "all") -> Generator[Solution, None, None]:
         """The solutions of a run asked for `goal` ("one": solve(), or "all")."""
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
