@@ -342,14 +342,17 @@ def test_statistics_are_filled_in_when_the_search_stops_early() -> None:
 
 
 def test_a_search_stopped_early_is_never_called_complete() -> None:
-    """solve() asks for one solution: the others were not ruled out, so the run is
-    incomplete (stopped by the limit of one), as is a generator the caller stops reading.
-    A run read to its end is complete."""
+    """solve() asks for one solution: found, the run ended as asked (complete, stopped by
+    nothing, "satisfied"); solutions(limit=1) was cut by its limit; so is a generator the
+    caller stops reading. A run read to its end is complete."""
     m = cn.Model()
     x, y = m.int_vars("x y", 0, 3)
     m += x < y
     assert m.solve() is not None
-    assert (m.stats.complete, m.stats.stopped_by) == (False, "limit")
+    assert (m.stats.complete, m.stats.stopped_by, m.stats.status) == (True, None, "satisfied")
+    assert len(list(m.solutions(limit=1))) == 1
+    assert (m.stats.complete, m.stats.stopped_by, m.stats.status) == (False, "limit",
+                                                                       "satisfied")
     gen = m.solutions()
     next(gen)
     gen.close()

@@ -170,6 +170,49 @@ def test_time_limit_returns_promptly_and_leaves_no_process() -> None:
     assert children() == []
 
 
+def test_an_incomplete_parallel_count_is_the_number_found_so_far() -> None:
+    """Stopped by the time limit, a count holds what the workers counted (it said 0: the
+    running subproblems' counts were never sent back), as an enumeration does."""
+    m, q = queens(30)
+    n = m.count(time_limit=1, workers=2)
+    assert n > 0 and n == m.stats.solutions, m.stats
+    assert (m.stats.status, m.stats.stopped_by, m.stats.complete) == (
+        "satisfied", "time_limit", False)
+    assert children() == []
+
+
+def test_parallel_count_takes_a_limit_and_every_path_says_its_status() -> None:
+    m, q = queens(8)
+    assert m.count(limit=5, workers=2) == 5
+    assert (m.stats.status, m.stats.stopped_by) == ("satisfied", "limit")
+    assert m.count(limit=100, workers=2) == 92
+    assert (m.stats.status, m.stats.stopped_by) == ("all_solutions", None)
+    assert m.count(workers=2) == 92 and m.stats.status == "all_solutions"
+    sol = m.solve(workers=2)
+    assert sol is not None and (m.stats.status, m.stats.stopped_by) == ("satisfied", None)
+    assert m.minimize(q[0] + q[7], workers=2) is not None
+    assert (m.stats.status, m.stats.complete) == ("optimal_solution", True)
+    m3, _ = queens(3)
+    assert m3.count(workers=2) == 0 and m3.stats.status == "unsatisfiable"
+    assert children() == []
+
+
+def test_command_line_incomplete_parallel_count(capsys: pytest.CaptureFixture) -> None:
+    import json
+
+    from conundrum.cli import main
+
+    assert main(["queens", "30", "--count", "--time-limit", "1", "-p", "2",
+                 "--json-stream"]) == 3
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["solutions"] > 0 and summary["stopped_by"] == "time_limit"
+    assert summary["result"] == "satisfied"
+    assert main(["queens", "30", "--count", "--time-limit", "1", "-p", "2"]) == 3
+    err = capsys.readouterr().err
+    assert "stopped the search after" in err and "after 0 solutions" not in err
+    assert children() == []
+
+
 def test_abandoned_generator_stops_its_workers() -> None:
     m, _ = queens(12)
     gen = m.solutions(workers=2)

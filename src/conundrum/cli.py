@@ -11,7 +11,7 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
@@ -124,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json-stream", action="store_true",
                    help="every line a JSON object, as MiniZinc's --json-stream: the "
                    "solutions, then a summary {\"status\": \"complete\" or \"incomplete\", "
-                   "\"solutions\": N, \"nodes\": ..., \"seconds\": ...}")
+                   "\"result\": MiniZinc's status (satisfied, all_solutions, "
+                   "unsatisfiable, unknown), \"solutions\": N, \"nodes\": ..., "
+                   "\"seconds\": ...}")
     g.add_argument("--plain", action="store_true",
                    help="grids as bare rows of values, without box lines")
     g.add_argument("--color", choices=COLOR_CHOICES, default="auto",
@@ -375,11 +377,13 @@ def status_line(status: str = "complete", **data: object) -> str:
 
 
 def _summary(stats: Any, solutions: int, incomplete: bool, **extra: object) -> str:
-    """The status line of a search: the limit that stopped it, if one did, and its cost."""
+    """The status line of a search: the limit that stopped it, if one did, what the search
+    established in MiniZinc's words (`result`, as stats.status), and its cost."""
     stopped = {"stopped_by": stats.stopped_by} if incomplete else {}
-    return status_line("incomplete" if incomplete else "complete", **stopped, **extra,
-                       solutions=solutions, nodes=stats.nodes, fails=stats.fails,
-                       propagations=stats.propagations, seconds=round(stats.seconds, 6))
+    return status_line("incomplete" if incomplete else "complete", **stopped,
+                       result=stats.status, **extra, solutions=solutions, nodes=stats.nodes,
+                       fails=stats.fails, propagations=stats.propagations,
+                       seconds=round(stats.seconds, 6))
 
 
 def _progress_callback(progress: Progress | None,
@@ -397,7 +401,8 @@ def _progress_callback(progress: Progress | None,
 def _stats_line(stats: Any) -> str:
     parts = [f"{getattr(stats, k, '?')} {k}" for k in ("solutions", "nodes", "fails",
                                                        "propagations")]
-    line = "stats: " + ", ".join(parts) + f", {getattr(stats, 'seconds', 0.0):.3f} s"
+    line = ("stats: " + ", ".join(parts) + f", {getattr(stats, 'seconds', 0.0):.3f} s, "
+            f"{getattr(stats, 'status', '?')}")
     stopped = getattr(stats, "stopped_by", None)
     if stopped:
         line += f", stopped by {stopped}"
@@ -419,20 +424,25 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
         opts["on_progress"] = _progress_callback(progress, timeline)
     try:
         if args.count:
-            if args.limit or timeline:  # a plot marks each solution as it comes
+            if timeline:  # a plot marks each solution as it comes
                 found = 0
                 for _ in m.solutions(limit=args.limit, **opts):
                     found += 1
-                    if timeline:
-                        timeline.sample(m.stats)
+                    timeline.sample(m.stats)
             else:
-                found = m.count(**opts)
+                found = m.count(limit=args.limit, **opts)
             shown: list[Any] = []
         else:
             limit = 2 if args.unique else args.limit if args.limit else None if args.all else 1
             found = 0
             shown = []
-            for sol in m.solutions(limit=limit, **opts):
+            if limit == 1 and not args.limit:
+                # the first solution, as solve() asks: found, the run ended as asked
+                first = m.solve(**opts)
+                solutions: Iterator[Any] = iter(() if first is None else (first,))
+            else:
+                solutions = m.solutions(limit=limit, **opts)
+            for sol in solutions:
                 found += 1
                 if timeline:
                     timeline.sample(m.stats)
@@ -455,7 +465,8 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
         write_plot(args.plot, f"conundrum {args.command} {source}".rstrip(),
                    timeline.samples, stats)
     stopped = getattr(stats, "stopped_by", None)
-    incomplete = not getattr(stats, "complete", True) and stopped not in (None, "limit")
+    # a --limit the user gave (stopped_by "limit") is an answer as asked, not a cut one
+    incomplete = stopped not in (None, "limit")
     reason = _STOP_REASON.get(str(stopped), str(stopped))
     paint = _palette(args, "out").paint
     if args.unique:

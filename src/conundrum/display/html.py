@@ -181,7 +181,9 @@ def model_html(model: Any) -> str:
     facts.append(("constraints", f"{len(constraints)} ({len(model.labels)} labelled)"))
     stats = model.stats
     if stats.nodes or stats.solutions or stats.seconds:
-        state = "complete" if stats.complete else f"stopped by {esc(stats.stopped_by)}"
+        state = esc(stats.status)
+        if not stats.complete:
+            state += f", stopped by {esc(stats.stopped_by)}"
         facts.append(("last run", f"{_plural(stats.solutions, 'solution')}, {stats.nodes} nodes, "
                                   f"{stats.seconds:.3f} s, {state}"))
     kinds: dict[str, int] = {}

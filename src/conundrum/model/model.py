@@ -45,6 +45,15 @@ def _int(value: object, what: str) -> int:
     return value
 
 
+def _limit(limit: object) -> int | None:
+    """The `limit=` of solutions() and count(): None, or a number of solutions >= 0."""
+    if limit is None:
+        return None
+    if _int(limit, "limit") < 0:
+        raise ModelError(f"limit must be >= 0, not {limit}")
+    return limit  # type: ignore[return-value]
+
+
 class Solution:
     """Values of a model's variables in one solution."""
 
@@ -110,7 +119,7 @@ class Model:
         # position in self.constraints -> the name explanations call it by ("row 4")
         self.labels: dict[int, str] = {}
         self.stats = SearchStats()
-        self._names: dict[str, Var | None] = {}
+        self._names: dict[str, Var] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled (for worker processes) without the statistics of its last run
@@ -127,12 +136,25 @@ class Model:
         if name is not None and not isinstance(name, str):
             raise ModelError(f"a variable name must be a string, not {name!r}")
         name = name or ""
+        if name:
+            self._check_new_names([name])
         v = Var(self, len(self.variables), name, lo, hi, values)
         self.variables.append(v)
         if name:
-            # a repeated name stays usable through the variable, not through sol["name"]
-            self._names[name] = None if name in self._names else v
+            self._names[name] = v
         return v
+
+    def _check_new_names(self, names: Iterable[str | None]) -> None:
+        """Refuse a name already given (or given twice here): a name is how the answer
+        is read (sol["x"], as_dict(), the JSON output), where one of the two would be lost."""
+        seen: set[str] = set()
+        for name in names:
+            if not name:
+                continue
+            if name in self._names or name in seen:
+                raise ModelError(f"two variables are named {name!r}: give each its own name "
+                                 "(the name is how the solution is read)")
+            seen.add(name)
 
     @overload
     def int_var(self, lo: int, hi: int | None = None, name: str | None = None) -> Var: ...
@@ -184,6 +206,7 @@ class Model:
             labels = [f"{prefix}[{i}]" if prefix else "" for i in range(names)]
         else:
             labels = [str(n) for n in names]
+        self._check_new_names(labels)  # before any is made: none is made when one clashes
         return [self._int_var(lo, hi, label) for label in labels]
 
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
@@ -194,6 +217,10 @@ class Model:
             raise ModelError(f"int_matrix: negative size {rows}x{cols}")
         if isinstance(hi, str) and name is None and not isinstance(lo, int):
             name, hi = hi, None
+        if name is not None and not isinstance(name, str):
+            raise ModelError(f"a variable name must be a string, not {name!r}")
+        if name:
+            self._check_new_names(f"{name}[{i}][{j}]" for i in range(rows) for j in range(cols))
         grid: list[list[Var]] = []
         for i in range(rows):
             row: list[Var] = []
@@ -211,10 +238,7 @@ class Model:
         """The variable with this name."""
         if name not in self._names:
             raise KeyError(f"no variable named {name!r}")
-        v = self._names[name]
-        if v is None:
-            raise ModelError(f"several variables are named {name!r}")
-        return v
+        return self._names[name]
 
     # ----------------------------------------------------------- constraints
     def add(self, *constraints: Constraints, label: str | None = None) -> Model:
@@ -329,55 +353,74 @@ class Model:
 
     def solutions(self, limit: int | None = None, **options: Unpack[SearchKeywords],
                   ) -> Iterator[Solution]:
-        """Every solution, each exactly once, lazily, in a deterministic order.
+        """Every solution, each exactly once, lazily, in a deterministic order; `limit=N`
+        stops after N.
 
-        After the run, self.stats says whether the search was complete."""
+        After the run, self.stats.status says what it established (see SearchStats)."""
         opts, parallel = self._options(options)
-        if limit is not None and (_int(limit, "limit") < 0):
-            raise ModelError(f"limit must be >= 0, not {limit}")
-        return self._solutions(limit, opts, parallel)
+        return self._solutions(_limit(limit), opts, parallel)
 
-    def _solutions(self, limit: int | None, opts: SearchOptions,
-                   parallel: Parallel | None) -> Iterator[Solution]:
+    def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
+                   goal: str = "all") -> Generator[Solution, None, None]:
+        """The solutions of a run asked for `goal` ("one": solve(), or "all")."""
+        # this run's own statistics: another run of the model may have started meanwhile
+        stats = SearchStats()
         if limit == 0:
-            self.stats = SearchStats(complete=False, stopped_by="limit")
+            self.stats = stats
+            stats.stop("limit")
+            stats.conclude(goal)
             return
         found = 0
         snapshot = self._snapshot()
         variables = snapshot[0]
-        # this run's own statistics: another run of the model may have started meanwhile
-        stats = SearchStats()
         run = self._run(opts, snapshot=snapshot, stats=stats, parallel=parallel)
         try:
             for values in run:
                 found += 1
-                last = limit is not None and found >= limit
-                if last:
-                    # said before the last one is handed over: a caller that takes it and
-                    # stops reading (as solve() does) never resumes this generator
-                    stats.complete = False
-                    stats.stopped_by = "limit"
-                yield self._solution(variables, values)
-                if last:
+                if limit is not None and found >= limit:
+                    # the run ends before the last solution is handed over: a caller that
+                    # takes it and stops reading (as solve() does) may never resume this
+                    # generator. Named "limit" first, so that closing it is not "closed".
+                    stats.stop("limit")
+                    run.close()
+                    if goal == "one":
+                        stats.stopped_by = None  # solve(): the one solution asked for
+                    stats.conclude(goal)
+                    yield self._solution(variables, values)
                     return
+                yield self._solution(variables, values)
+        finally:
+            run.close()
+            stats.conclude(goal)
+
+    def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
+        """The first solution, or None; self.stats.status says "satisfied", or
+        "unsatisfiable" (proved), or "unknown" (a limit stopped the search first)."""
+        opts, parallel = self._options(options)
+        run = self._solutions(1, opts, parallel, "one")
+        try:
+            return next(run, None)
         finally:
             run.close()
 
-    def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
-        """The first solution, or None (see self.stats.complete when a limit was set)."""
-        for sol in self.solutions(limit=1, **options):
-            return sol
-        return None
-
-    def count(self, **options: Unpack[SearchKeywords]) -> int:
-        """The number of solutions (check self.stats.complete when a limit was set)."""
-        opts, parallel = self._options(options, "count")
-        if parallel is None:
-            return sum(1 for _ in self._run(opts))
+    def count(self, limit: int | None = None, **options: Unpack[SearchKeywords]) -> int:
+        """The number of solutions; `limit=N` stops counting at N. Stopped by a limit, it
+        is the number found so far, and self.stats.complete is False."""
+        limit = _limit(limit)
+        # a count with a limit runs as an enumeration: the workers' solutions travel back
+        # and are counted here, so that it stops at exactly N
+        opts, parallel = self._options(options, "count" if limit is None else "solutions")
+        if limit is not None:
+            return sum(1 for _ in self._solutions(limit, opts, parallel))
         stats = SearchStats()
-        for _ in self._run(opts, stats=stats, parallel=parallel):
-            pass  # the workers count; no solution is sent back
-        return stats.solutions
+        run = self._run(opts, stats=stats, parallel=parallel)
+        try:
+            found = sum(1 for _ in run)
+        finally:
+            run.close()
+            stats.conclude("all")
+        # a parallel count: the workers count, no solution is sent back
+        return found if parallel is None else stats.solutions
 
     def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound."""
@@ -395,8 +438,14 @@ class Model:
             expr = int(expr.value)
         snapshot = self._snapshot()
         last = None
-        for values in self._run(opts, expr, sense, snapshot, parallel=parallel):
-            last = values
+        stats = SearchStats()
+        run = self._run(opts, expr, sense, snapshot, stats=stats, parallel=parallel)
+        try:
+            for values in run:
+                last = values
+        finally:
+            run.close()
+            stats.conclude("best")
         return None if last is None else self._solution(snapshot[0], last)
 
     def explain(self, names: dict[Var, str] | None = None) -> list[Step]:

@@ -25,7 +25,7 @@ class SearchKeywords(TypedDict, total=False):
     - ``value_select``: which value to try first (default ``"auto"``);
     - ``method``: ``"complete"`` (default), ``"lds:N"``, ``"bbs:N"``, or ``cn.lds(N)``,
       ``cn.bbs(N)``;
-    - ``time_limit`` (seconds), ``node_limit``: stop early (``stats.complete`` says so);
+    - ``time_limit`` (seconds), ``node_limit``: stop early (``stats.stopped_by`` says so);
     - ``seed``: for ``value_select="random"``;
     - ``on_progress``: called with the statistics about five times a second;
     - ``phases``: ``[(variables, var_select, value_select), ...]`` searched in order;

@@ -10,7 +10,10 @@
    incumbent is passed on and shared with every worker; statistics are summed.
 4. The run stops at the global time limit, at the node limit (counted over every worker,
    from their reports every 0.2 s, so it may overshoot by what they did since), when the
-   caller stops reading, or on an error; then every worker is stopped.
+   caller stops reading, or on an error; then every worker is stopped. A count stopped by
+   a limit is the number found so far: the finished subproblems' counts, plus the running
+   ones' final reports (at the time limit their workers stop too, and are waited for up to
+   DRAIN_SECONDS) or else their last progress reports.
 
 A subproblem whose worker died is searched again; the solutions already passed on for it
 are not passed on twice.
@@ -34,6 +37,9 @@ from conundrum.search.stats import SearchStats
 PROGRESS_INTERVAL = 0.2
 PROBE_NODES = 2000  # an optimisation's sequential start (see _Run._probe)
 MAX_TRIES = 3  # a subproblem whose worker died this many times fails the search
+# at the time limit, a count waits this long at most for the running subproblems' final
+# counts (their workers stop at the same deadline, so they come within milliseconds)
+DRAIN_SECONDS = 0.25
 
 
 def parallel_search(compiled: CompiledModel, problem: tuple[list, list, object],
@@ -84,8 +90,8 @@ class _Run:
         self.node_limit: int | None = opts.node_limit
         self.best: list[int] = []
         self.count = 0
-        # per running subproblem: its (nodes, fails, propagations) reported so far
-        self.running: dict[int, tuple[int, int, int]] = {}
+        # per running subproblem: its (nodes, fails, propagations, solutions) reported so far
+        self.running: dict[int, tuple[int, int, int, int]] = {}
         self.paths: dict[int, Path] = {}
         self.tries: dict[int, int] = {}
         # solutions passed on per running subproblem (so that a re-run repeats none)
@@ -111,12 +117,12 @@ class _Run:
         next_progress = time.perf_counter() + PROGRESS_INTERVAL
         while pending or self.running:
             if self._limit_reached():
-                return
+                break
             while pending and self.pool.idle() > 0:
                 number, path = pending.popleft()
                 self.pool.submit(Task(number, path, self._time_left(), self._nodes_left(),
                                       list(self.best)))
-                self.running[number] = (0, 0, 0)
+                self.running[number] = (0, 0, 0, 0)
             wait = PROGRESS_INTERVAL
             if self.deadline is not None:
                 wait = max(0.0, min(wait, self.deadline - time.perf_counter()))
@@ -128,7 +134,7 @@ class _Run:
                     yield from self._improved(event[2], event[3])
                 elif kind == "progress":
                     if event[1] in self.running:
-                        self.running[event[1]] = (event[2], event[3], event[4])
+                        self.running[event[1]] = (event[2], event[3], event[4], event[5])
                 elif kind == "done":
                     yield from self._done(*event[1:])
                 elif kind == "lost":
@@ -142,11 +148,31 @@ class _Run:
                     what = "loading the model" if event[1] < 0 else f"subproblem {event[1]}"
                     raise WorkerError(f"a worker failed on {what}:\n{event[2]}")
                 if stats.stopped_by is not None:
-                    return  # a subproblem ran out of the budget it was given
+                    break  # a subproblem ran out of the budget it was given
+            if stats.stopped_by is not None:
+                break
             on_progress = self.opts.on_progress
             if on_progress is not None and time.perf_counter() >= next_progress:
                 next_progress = time.perf_counter() + PROGRESS_INTERVAL
                 on_progress(self._progress())
+        if self.mode == "count" and stats.stopped_by == "time_limit":
+            yield from self._drain()
+
+    def _drain(self) -> Iterator[list[int]]:
+        """Collect the final counts of the running subproblems, whose workers stop at the
+        same deadline, for DRAIN_SECONDS at most (a count yields no solution)."""
+        until = time.perf_counter() + DRAIN_SECONDS
+        while self.running:
+            wait = until - time.perf_counter()
+            if wait <= 0:
+                return
+            for event in self.pool.poll(wait):
+                if event[0] == "progress" and event[1] in self.running:
+                    self.running[event[1]] = (event[2], event[3], event[4], event[5])
+                elif event[0] == "done":
+                    yield from self._done(*event[1:])
+                elif event[0] == "lost" and event[1] is not None:
+                    self.running.pop(event[1], None)  # its last report counts
 
     def _probe(self) -> Generator[list[int], None, bool]:
         """An optimisation first searches alone for a while (PROBE_NODES): its incumbent
@@ -283,7 +309,11 @@ class _Run:
         return max(self.node_limit - self._nodes(), 0)
 
     def _nodes(self) -> int:
-        return self.stats.nodes + sum(nodes for nodes, _, _ in self.running.values())
+        return self.stats.nodes + sum(report[0] for report in self.running.values())
+
+    def _running_count(self) -> int:
+        """A count's solutions in the running subproblems, as last reported."""
+        return sum(report[3] for report in self.running.values()) if self.mode == "count" else 0
 
     def _limit_reached(self) -> bool:
         stats = self.stats
@@ -301,18 +331,21 @@ class _Run:
         view = SearchStats()
         stats = self.stats
         view.nodes = self._nodes()
-        view.fails = stats.fails + sum(fails for _, fails, _ in self.running.values())
-        view.propagations = stats.propagations + sum(p for _, _, p in self.running.values())
-        view.solutions = self.count
+        view.fails = stats.fails + sum(report[1] for report in self.running.values())
+        view.propagations = stats.propagations + sum(report[2]
+                                                     for report in self.running.values())
+        view.solutions = self.count + self._running_count()
         view.max_depth = stats.max_depth
         view.workers, view.subproblems = stats.workers, stats.subproblems
         view.seconds = time.perf_counter() - self.start
         return view
 
     def finish(self) -> None:
-        """Final statistics: the running subproblems' last reports count too."""
+        """Final statistics: the running subproblems' last reports count too (a count
+        stopped by a limit is the number found so far)."""
         stats = self.stats
-        for nodes, fails, propagations in self.running.values():
+        self.count += self._running_count()
+        for nodes, fails, propagations, _ in self.running.values():
             stats.nodes += nodes
             stats.fails += fails
             stats.propagations += propagations

@@ -39,6 +39,9 @@ class _Slot:
         self.conn = conn
         self.task: int | None = None
         self.since = 0.0
+        # the job is loaded: a subproblem given earlier would wait in the pipe, its time
+        # budget (counted by the worker from when it starts it) running late
+        self.ready = False
 
 
 class LocalPool:
@@ -67,12 +70,12 @@ class LocalPool:
         return _Slot(process, ours)
 
     def idle(self) -> int:
-        """How many workers wait for a subproblem."""
-        return sum(1 for slot in self.slots if slot.task is None)
+        """How many workers wait for a subproblem (with the job loaded)."""
+        return sum(1 for slot in self.slots if slot.task is None and slot.ready)
 
     def submit(self, task: Task) -> None:
         """Give a subproblem to an idle worker."""
-        slot = next(slot for slot in self.slots if slot.task is None)
+        slot = next(slot for slot in self.slots if slot.task is None and slot.ready)
         slot.task = task.number
         slot.since = time.perf_counter()
         try:
@@ -105,7 +108,9 @@ class LocalPool:
                         events.append(message + (f"pid {slot.process.pid}",
                                                  time.perf_counter() - slot.since))
                         slot.task = None
-                    elif message[0] != "ready":
+                    elif message[0] == "ready":
+                        slot.ready = True
+                    else:
                         events.append(message)
                     if not conn.poll():
                         break

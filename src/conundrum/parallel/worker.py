@@ -6,7 +6,7 @@ sends the pickled Job, then one Task at a time. Messages to the coordinator:
     ("ready", pid)                           the job is loaded
     ("solutions", number, [values, ...])     solutions found (in batches)
     ("improved", number, values, objective)  a better solution (optimisation)
-    ("progress", number, nodes, fails, propagations)   every 0.2 s
+    ("progress", number, nodes, fails, propagations, solutions)   every 0.2 s
     ("done", number, stats, count)           the subproblem is searched
     ("error", number, traceback)             something failed; the worker exits
 
@@ -82,7 +82,7 @@ class Link(Reporter):
             raise CoordinatorGone
         self.flush()
         self.conn.send(("progress", self.number, stats.nodes, stats.fails,
-                        stats.propagations))
+                        stats.propagations, stats.solutions))
         self.read_bounds(best)
 
     def read_bounds(self, best: list[int]) -> None:

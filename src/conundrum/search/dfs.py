@@ -187,12 +187,11 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
                 yield from runner.dfs(max_disc=k, seen=seen)
                 if not runner.cut:
                     return
-            stats.complete = False
             stats.stopped_by = "lds"
         else:
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
-        stats.complete = False
+        pass  # check_limits named the limit in stats.stopped_by
     except GeneratorExit:
         stats.stop("closed")
         raise

@@ -1,16 +1,35 @@
-"""Search statistics."""
+"""Search statistics, and the status words that say what a run established."""
 
 from __future__ import annotations
 
+# What a run established, in MiniZinc's words (its status names in lower case; MiniZinc
+# says OPTIMAL_SOLUTION where `status.upper()` gives it):
+SATISFIED = "satisfied"  # solutions found (the one asked for, or some before a limit)
+ALL_SOLUTIONS = "all_solutions"  # every solution found: the search covered the tree
+OPTIMAL = "optimal_solution"  # the last solution is proved optimal
+UNSATISFIABLE = "unsatisfiable"  # proved: there is no solution
+UNKNOWN = "unknown"  # nothing found before a limit stopped the run (or still running)
+STATUSES = (SATISFIED, ALL_SOLUTIONS, OPTIMAL, UNSATISFIABLE, UNKNOWN)
+
+# What a run was asked for, which decides its status when nothing stopped it early:
+# one solution (solve), all of them (solutions, count) or the best (minimize, maximize).
+GOALS = ("one", "all", "best")
+
 
 class SearchStats:
-    """What a run did. `complete` is False when any limit stopped the search early, so a
-    missing solution then means "not found", never "none exists"."""
+    """What a run did, and what it established.
 
-    FIELDS = ("nodes", "fails", "propagations", "solutions", "seconds", "max_depth",
-              "complete", "stopped_by", "workers", "subproblems")
+    `status` is one of STATUSES; `stopped_by` names the limit that cut the run short of
+    what was asked ("time_limit", "node_limit", "limit" (the solutions asked for),
+    "lds", "bbs", or "closed": the caller stopped reading), None when it ended as asked.
+    `complete` is `stopped_by is None`: a missing solution then means "none exists",
+    never "not found"."""
 
-    def __init__(self, complete: bool = True, stopped_by: str | None = None) -> None:
+    FIELDS = ("status", "nodes", "fails", "propagations", "solutions", "seconds",
+              "max_depth", "complete", "stopped_by", "workers", "subproblems")
+
+    def __init__(self, stopped_by: str | None = None) -> None:
+        self.status = UNKNOWN
         self.nodes = 0
         self.fails = 0
         self.propagations = 0
@@ -20,7 +39,6 @@ class SearchStats:
         # depth_nodes[d - 1]: the nodes at depth d (d decisions from the root); a parallel
         # search leaves it empty (each worker has its own, below its subproblem)
         self.depth_nodes: list[int] = []
-        self.complete = complete
         self.stopped_by = stopped_by
         # a parallel search (conundrum.parallel): how many workers searched how many
         # subproblems; the seconds each subproblem took, and each worker was busy
@@ -29,11 +47,26 @@ class SearchStats:
         self.subproblem_seconds: list[float] = []
         self.worker_seconds: dict[str, float] = {}
 
+    @property
+    def complete(self) -> bool:
+        """True when the run ended as asked (nothing stopped it early): solve()'s solution
+        or the proof there is none, every solution, a proved optimum."""
+        return self.stopped_by is None
+
     def stop(self, reason: str) -> None:
         """Mark the run incomplete, stopped by `reason` unless a reason was given first."""
-        self.complete = False
         if self.stopped_by is None:
             self.stopped_by = reason
+
+    def conclude(self, goal: str) -> None:
+        """Set `status` at the end of a run asked for `goal` (one of GOALS), from the
+        solutions found and whether anything stopped it early."""
+        if self.solutions == 0:
+            self.status = UNSATISFIABLE if self.stopped_by is None else UNKNOWN
+        elif self.stopped_by is not None or goal == "one":
+            self.status = SATISFIED
+        else:
+            self.status = OPTIMAL if goal == "best" else ALL_SOLUTIONS
 
     def as_dict(self) -> dict[str, object]:
         """The statistics as a plain dict (for JSON and printing)."""
@@ -43,6 +76,7 @@ class SearchStats:
         return f"SearchStats({', '.join(f'{k}={v!r}' for k, v in self.as_dict().items())})"
 
     def __str__(self) -> str:
-        state = "complete" if self.complete else f"incomplete (stopped by {self.stopped_by})"
+        stopped = "" if self.stopped_by is None else f" (stopped by {self.stopped_by})"
         return (f"nodes={self.nodes} fails={self.fails} propagations={self.propagations} "
-                f"solutions={self.solutions} seconds={self.seconds:.3f} {state}")
+                f"solutions={self.solutions} seconds={self.seconds:.3f} "
+                f"{self.status}{stopped}")

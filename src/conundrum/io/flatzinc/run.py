@@ -76,6 +76,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         format_solution,
         format_stats,
     )
+    from conundrum.search import stats as cn_stats
 
     m = problem.model
     opts = search_options(problem, args)
@@ -89,7 +90,8 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
             out(format_solution(outputs, sol.__getitem__))
         stats = m.stats
         if problem.kind != "satisfy" and found and stats.stopped_by == "limit":
-            stats.complete = True  # a constant objective: the first solution is optimal
+            stats.stopped_by = None  # a constant objective: the first solution is optimal
+            stats.conclude("best")
     else:
         sense = -1 if problem.kind == "minimize" else 1
         every = args.all or args.intermediate
@@ -104,18 +106,18 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
                 if every:
                     out(format_solution(outputs, m._solution(snapshot[0], values).__getitem__))
                 if args.num is not None and found >= args.num:
-                    m.stats.complete = False
-                    m.stats.stopped_by = "limit"
+                    m.stats.stop("limit")
                     break
         finally:
             run.close()
         stats = m.stats
+        stats.conclude("best")
         if last is not None and not every:
             out(format_solution(outputs, m._solution(snapshot[0], last).__getitem__))
     if found == 0:
-        out(UNSATISFIABLE if stats.complete else UNKNOWN)
-    elif stats.complete:
-        out(SEARCH_COMPLETE)
+        out(UNSATISFIABLE if stats.status == cn_stats.UNSATISFIABLE else UNKNOWN)
+    elif stats.status in (cn_stats.ALL_SOLUTIONS, cn_stats.OPTIMAL):
+        out(SEARCH_COMPLETE)  # every solution printed, or the last one proved optimal
     if args.stats:
         out(format_stats(stats))
 
