@@ -219,3 +219,34 @@ def test_globals_passed_through(env, tmp_path, name):
     ours = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
     theirs = solutions(minizinc(env, "gecode", [str(model)], "-a"))
     assert len(ours) == len(set(ours)) == len(theirs) > 0 and sorted(ours) == sorted(theirs)
+
+
+STRENGTH_MODEL = """\
+include "alldifferent.mzn";
+array[1..6] of var {0, 6, 10, 15}: coin;
+constraint (sum(i in 1..6)(coin[i]) = 46) :: domain;
+array[1..4] of var 1..5: y;
+constraint all_different(y) :: bounds;
+constraint (sum(i in 1..4)(i * y[i]) = 30) :: domain;
+constraint all_different([coin[1], coin[2], coin[3]]) :: domain;
+solve satisfy;
+"""
+
+
+def test_strength_annotations_pass_through(env, tmp_path):
+    """`:: domain` on linear equations and `:: bounds` / `:: domain` on all_different reach
+    conundrum's FlatZinc (which honours them, silently) and give exactly Gecode's
+    solutions."""
+    model = tmp_path / "strength.mzn"
+    model.write_text(STRENGTH_MODEL)
+    fzn = tmp_path / "strength.fzn"
+    subprocess.run(["minizinc", "-c", "--solver", "conundrum", str(model), "-o", str(fzn)],
+                   check=True, env=env, capture_output=True)
+    text = fzn.read_text()
+    assert text.count(":: domain") == 3 and ":: bounds" in text
+    r = subprocess.run(["conundrum-fzn", "-a", str(fzn)], capture_output=True, text=True,
+                       env=env, check=True)
+    assert r.stderr == ""  # every annotation honoured: no warning
+    ours = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
+    theirs = solutions(minizinc(env, "gecode", [str(model)], "-a"))
+    assert len(ours) == len(set(ours)) == len(theirs) > 0 and sorted(ours) == sorted(theirs)

@@ -47,6 +47,7 @@ from conundrum.model.globals import (  # noqa: E402
     inverse,
     lex_less,
     lex_lesseq,
+    linear_eq,
     max,
     min,
     no_overlap,
@@ -76,7 +77,7 @@ __all__ = [
     "all_different", "all_different_except_0", "all_equal", "among", "arg_max", "arg_min",
     "at_least", "at_most", "bbs", "bin_packing", "circuit", "count", "cumulative",
     "decreasing", "element", "exact_div", "global_cardinality", "implies", "increasing",
-    "integral", "inverse", "lds", "lex_less", "lex_lesseq", "max", "min", "no_overlap",
+    "integral", "inverse", "lds", "lex_less", "lex_lesseq", "linear_eq", "max", "min", "no_overlap",
     "no_overlap_2d", "nvalue", "pattern_automaton", "regular", "subcircuit", "sum", "table",
     "value_precede",
 ]

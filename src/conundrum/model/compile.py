@@ -19,6 +19,7 @@ Division or modulo by zero anywhere in the model makes that assignment fail
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -49,6 +50,7 @@ from conundrum.model.globals import (
     BinPacking,
     Circuit,
     Cumulative,
+    LinearEquation,
     NoOverlap,
     NoOverlap2D,
     Regular,
@@ -69,6 +71,7 @@ from conundrum.propagators.arith import MinMax as MinMaxProp
 from conundrum.propagators.circuit import Circuit as CircuitProp
 from conundrum.propagators.element import ElementConst, ElementVar
 from conundrum.propagators.linear import LinearEq, LinearLe, LinearNe, linear_bounds
+from conundrum.propagators.linear_domain import SPAN_LIMIT, LinearEqDomain, linear_span
 from conundrum.propagators.packing import BinPacking as BinPackingProp
 from conundrum.propagators.reified import ReifiedLinear
 from conundrum.propagators.rel import Affine, Difference, EqualOffset, Member
@@ -772,6 +775,9 @@ class Compiler:
             else:
                 self.post_table(xs, list(c.tuples))
             return
+        if integer and isinstance(c, LinearEquation):
+            self._post_linear_equation(c, [n for n, _ in rats])
+            return
         if integer and isinstance(c, Regular):
             self._post_regular(c, [self.as_var(n) for n, _ in rats])
             return
@@ -782,6 +788,26 @@ class Compiler:
         dec = c.decompose()
         self.keep.append(dec)
         self.post(dec)
+
+    def _post_linear_equation(self, c: LinearEquation, forms: list[Lin]) -> None:
+        """linear_eq: one linear form (a variable used twice merges into one term); with
+        strength "domain", the dynamic-programming propagator while the sum spans at most
+        SPAN_LIMIT values, and bounds consistency with a warning above."""
+        total = Lin(None, -c.rhs)
+        for a, form in zip(c.coefs, forms):
+            total = total.plus(form, a)
+        coefs, xs, const = total.parts()
+        if c.strength != "domain" or len(xs) < 2:
+            self.post_linear(total, "eq")
+            return
+        span = linear_span(coefs, [(x.lo, x.hi) for x in xs])
+        if span > SPAN_LIMIT:
+            warnings.warn(f"linear_eq: the sum spans {span + 1} values, more than "
+                          f"{SPAN_LIMIT + 1}: bounds consistency instead of domain "
+                          "consistency", RuntimeWarning, stacklevel=2)
+            self.post_linear(total, "eq")
+            return
+        self.post_prop(LinearEqDomain(self.solver, coefs, xs, const))
 
     def _post_resource(self, c: Global, xs: list[IntView]) -> None:
         """circuit, subcircuit, no_overlap, cumulative, no_overlap_2d and bin_packing:

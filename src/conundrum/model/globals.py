@@ -8,6 +8,7 @@ dedicated propagator instead.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Literal, get_args
@@ -35,6 +36,9 @@ from conundrum.model.expr import (
 # how hard all_different filters; the solutions are the same for each
 AllDifferentStrength = Literal["value", "bounds", "domain"]
 ALLDIFF_STRENGTHS: tuple[str, ...] = get_args(AllDifferentStrength)
+# how hard linear_eq filters (domain: dynamic programming over the partial sums)
+LinearStrength = Literal["bounds", "domain"]
+LINEAR_STRENGTHS: tuple[str, ...] = get_args(LinearStrength)
 
 
 def _flatten(items: object, what: str) -> tuple[ExprLike, ...]:
@@ -82,6 +86,27 @@ class AllDifferent(Global):
     def decompose(self) -> Expr:
         a = self.args
         return _pairwise_all(a[i] != a[j] for i in range(len(a)) for j in range(i + 1, len(a)))
+
+
+class LinearEquation(Global):
+    """sum(coefs[i] * args[i]) == rhs, filtered as `strength` says."""
+
+    __slots__ = ("coefs", "rhs", "strength")
+    name = "linear_eq"
+
+    def __init__(self, args: tuple[ExprLike, ...], coefs: tuple[int, ...], rhs: int,
+                 strength: str) -> None:
+        super().__init__(args)
+        self.coefs = coefs
+        self.rhs = rhs
+        self.strength = strength
+
+    def holds(self, values: list[int]) -> bool:
+        return builtins.sum(a * v for a, v in zip(self.coefs, values)) == self.rhs
+
+    def decompose(self) -> Expr:
+        total = make_sum(zip(self.coefs, self.args))
+        return total == self.rhs
 
 
 class AllDifferentExcept0(Global):
@@ -411,6 +436,26 @@ def all_different(*items: Operands, strength: AllDifferentStrength = "domain") -
                          f"not {strength!r}")
     return AllDifferent(_flatten(items[0] if len(items) == 1 else items, "all_different"),
                         strength)
+
+
+def linear_eq(coefs: Iterable[int], variables: Operands, rhs: int,
+              strength: LinearStrength = "bounds") -> Expr:
+    """sum(coefs[i] * variables[i]) == rhs. strength: "bounds" (default, the filtering of
+    `cn.sum(...) == rhs`) or "domain" (every value kept is part of a solution of this
+    equation; for sums spanning at most 65,536 values, bounds above that with a warning);
+    the solution set is the same."""
+    if strength not in LINEAR_STRENGTHS:
+        raise ModelError(f"linear_eq strength must be one of {LINEAR_STRENGTHS}, "
+                         f"not {strength!r}")
+    xs = _flatten(variables, "linear_eq")
+    cs = tuple(coefs)
+    for a in (*cs, rhs):
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise ModelError(f"linear_eq: {a!r} is not an integer (coefficients and the "
+                             "right-hand side are integers)")
+    if len(cs) != len(xs):
+        raise ModelError(f"linear_eq: {len(cs)} coefficients for {len(xs)} variables")
+    return LinearEquation(xs, cs, rhs, strength)
 
 
 def all_different_except_0(*items: Operands) -> Expr:

@@ -12,7 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import conundrum as cn
-from conundrum.io.flatzinc.builtins import Context, member, translate
+from conundrum.io.flatzinc.builtins import (
+    STRENGTHS,
+    Context,
+    honours_strength,
+    member,
+    strength_fallback,
+    translate,
+)
 from conundrum.io.flatzinc.parser import (
     Access,
     Call,
@@ -37,6 +44,16 @@ VAR_CHOICE = {"input_order": "input_order", "first_fail": "first_fail",
 VALUE_CHOICE = {"indomain_min": "min", "indomain_max": "max", "indomain_middle": "middle",
                 "indomain_median": "median", "indomain": "min", "indomain_split": "split",
                 "indomain_reverse_split": "reverse_split", "indomain_random": "random"}
+
+# constraint annotations that ask nothing of a solver: MiniZinc's bookkeeping (which variable
+# a constraint defines, the context it was flattened in, names for its tools) and
+# properties that allow a solver to drop a constraint but never require it to
+HARMLESS = frozenset({
+    "defines_var", "is_defined_var", "var_is_introduced", "output_var", "output_array",
+    "ctx_pos", "ctx_neg", "ctx_mix", "ctx_root", "promise_total", "maybe_partial",
+    "mzn_constraint_name", "mzn_expression_name", "mzn_path", "mzn_break_here",
+    "redundant_constraint", "symmetry_breaking_constraint", "is_reverse_map",
+})
 
 
 @dataclass
@@ -72,6 +89,8 @@ class Builder:
         self.bool_names: set[str] = set()
         self.introduced: set[int] = set()  # model variable indices MiniZinc introduced
         self.line = 0
+        self.warnings: list[str] = []
+        self.warned: set[str] = set()  # annotation names already warned about
 
     def fail(self, message: str) -> FznError:
         return FznError(message, self.line)
@@ -163,11 +182,41 @@ class Builder:
                 self.restrict(x, item.is_bool, item.domain)
         self.env[item.name] = values
 
-    def constrain(self, name: str, args: tuple, line: int) -> None:
+    def warn_once(self, key: str, message: str) -> None:
+        """One warning per key (an annotation name), however often it occurs."""
+        if key not in self.warned:
+            self.warned.add(key)
+            self.warnings.append(message)
+
+    def strength(self, name: str, annotations: list, args: list) -> str | None:
+        """The propagation strength the annotations ask for, if conundrum honours it on this
+        constraint; a warning (once per annotation name) for every annotation ignored."""
+        chosen = None
+        for ann in annotations:
+            key = ann.name if isinstance(ann, Name | Call) else repr(ann)
+            if key in HARMLESS:
+                continue
+            if key not in STRENGTHS:
+                self.warn_once(key, f"constraint annotation {_show(ann)} is not supported; "
+                               f"ignored (first on {name}, line {self.line})")
+            elif not honours_strength(name):
+                self.warn_once(key, f"constraint annotation {key} is not supported on "
+                               f"{name} (line {self.line}, and wherever else it is "
+                               "ignored); ignored")
+            else:
+                why = strength_fallback(name, args, STRENGTHS[key])
+                if why is not None:
+                    self.warn_once(key + " span", f"{why} (first on line {self.line})")
+                else:
+                    chosen = STRENGTHS[key]
+        return chosen
+
+    def constrain(self, name: str, args: tuple, line: int, annotations: list) -> None:
         self.line = line
         resolved = [self.resolve(a) for a in args]
+        strength = self.strength(name, annotations, resolved) if annotations else None
         try:
-            c = translate(self.ctx, name, resolved)
+            c = translate(self.ctx, name, resolved, strength)
         except FznError as e:
             raise self.fail(e.message) from None
         except cn.ModelError as e:
@@ -239,7 +288,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
     for item in fzn.declarations:
         b.declare(item)
     for con in fzn.constraints:
-        b.constrain(con.name, con.args, con.line)
+        b.constrain(con.name, con.args, con.line, con.annotations)
     solve = fzn.solve
     assert solve is not None
     b.line = solve.line
@@ -248,7 +297,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
         objective = b.resolve(solve.objective)
         if isinstance(objective, list):
             raise b.fail("the objective must be a variable or an integer")
-    warnings: list[str] = []
+    warnings = b.warnings
     phases = [] if free else b.search_phases(solve.annotations, warnings)
     default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]
     return Problem(b.model, solve.kind, objective, b.outputs(fzn), phases, default_vars,

@@ -20,6 +20,7 @@ from typing import Any
 
 import conundrum as cn
 from conundrum.io.flatzinc.parser import FznError, Range
+from conundrum.propagators.linear_domain import SPAN_LIMIT
 
 
 class Context:
@@ -244,6 +245,83 @@ WITH_CONTEXT: dict[str, Builtin] = {
     "int_pow_fixed": _int_pow,
 }
 
+# -- propagation-strength annotations (`:: domain`, `:: bounds`, `:: value`) ----------------
+# MiniZinc 2.6 writes `domain`, `bounds` and `value_propagation`; later versions the
+# `*_propagation` names: both spellings are read.
+STRENGTHS = {"domain": "domain", "domain_propagation": "domain",
+             "bounds": "bounds", "bounds_propagation": "bounds",
+             "value": "value", "value_propagation": "value"}
+
+
+def _lin_eq(strength: str, cs: list, xs: list, k: Any) -> Any:
+    if strength != "domain":  # bounds (and value: no weaker linear filtering exists)
+        return _lin(cs, xs) == k
+    if len(cs) != len(xs):
+        raise FznError(f"{len(cs)} coefficients for {len(xs)} variables")
+    if not isinstance(k, int):  # bool_lin_eq's right-hand side may be a variable
+        return cn.linear_eq([*cs, -1], [*xs, k], 0, strength="domain")
+    return cn.linear_eq(cs, xs, k, strength="domain")
+
+
+# constraints whose propagator the annotation chooses: (strength, *args) -> constraint
+WITH_STRENGTH: dict[str, Builtin] = {
+    "int_lin_eq": _lin_eq,
+    "bool_lin_eq": _lin_eq,
+    "int_plus": lambda s, a, b, c: _lin_eq(s, [1, 1, -1], [a, b, c], 0),
+    "int_minus": lambda s, a, b, c: _lin_eq(s, [1, -1, -1], [a, b, c], 0),
+    "fzn_all_different_int": lambda s, xs: cn.all_different(xs, strength=s),
+}
+
+# constraints that conundrum already propagates to domain consistency (on domains kept as
+# bit sets), so that every strength annotation is met (domain) or exceeded (bounds, value,
+# which ask for less filtering, never for other solutions):
+# - comparisons and disequalities of two terms, linear inequalities (a bound of a sum is
+#   supported exactly when the other terms sit at their own bounds), int_lin_ne (acts once
+#   one term is left, and every value is supported before that);
+# - element: over constants the index and the result are domain consistent; over
+#   variables the index keeps the positions whose variable meets the result, the result
+#   the union of those domains, and each array variable keeps all its values until the
+#   index is fixed (another position supports them), so it is domain consistent too;
+# - Boolean constraints: on 0/1 variables bounds and domain consistency are the same.
+DOMAIN_CONSISTENT = frozenset({
+    "int_eq", "int_ne", "int_le", "int_lt", "int_lin_ne", "int_lin_le", "int_lin_lt",
+    "int_negate", "set_in",
+    "array_int_element", "array_var_int_element", "array_bool_element",
+    "array_var_bool_element",
+    "bool_eq", "bool_ne", "bool_le", "bool_lt", "bool_not", "bool2int", "bool_clause",
+    "bool_lin_le", "array_bool_xor", "bool_and", "bool_or", "bool_xor", "array_bool_and",
+    "array_bool_or",
+})
+
+
+def honours_strength(name: str) -> bool:
+    """Whether a strength annotation on the constraint `name` is met (its propagator is
+    chosen by it, or is domain consistent already). Reified forms are not."""
+    return name in WITH_STRENGTH or name in DOMAIN_CONSISTENT
+
+
+def strength_fallback(name: str, args: list, strength: str) -> str | None:
+    """Why `strength` cannot be had on this constraint (a sum spanning too many values for
+    domain consistency), or None."""
+    if strength != "domain" or name not in ("int_lin_eq", "bool_lin_eq", "int_plus",
+                                            "int_minus"):
+        return None
+    if name in ("int_plus", "int_minus"):
+        coefs, xs = [1, 1, 1], args
+    else:
+        coefs, xs = args[0], args[1]
+    if not isinstance(coefs, list) or not isinstance(xs, list):
+        return None
+    span = 0
+    for a, x in zip(coefs, xs):
+        if isinstance(a, int) and not isinstance(x, int) and hasattr(x, "lo"):
+            span += abs(a) * (x.hi - x.lo)
+    if span <= SPAN_LIMIT:
+        return None
+    return (f"domain consistency on {name} needs a sum spanning at most {SPAN_LIMIT + 1} "
+            f"values, not {span + 1}: bounds consistency instead")
+
+
 def _arity(f: Builtin) -> int:
     return len(inspect.signature(f).parameters)
 
@@ -253,9 +331,10 @@ ARITY = ({name: _arity(f) for name, f in (PLAIN | TRUTH_LAST).items()}
          | {name: _arity(f) - 1 for name, f in WITH_CONTEXT.items()})
 
 
-def translate(ctx: Context, name: str, args: list) -> Any:
+def translate(ctx: Context, name: str, args: list, strength: str | None = None) -> Any:
     """The constraint expression for one FlatZinc constraint (FznError if unknown or of the
-    wrong arity)."""
+    wrong arity); `strength` (domain, bounds, value) chooses the propagator of the
+    constraints in WITH_STRENGTH."""
     base, mode = name, "plain"
     for suffix in ("_reif", "_imp"):
         if name.endswith(suffix) and name[: -len(suffix)] in ARITY:
@@ -283,7 +362,9 @@ def translate(ctx: Context, name: str, args: list) -> Any:
     if len(args) != want:
         raise FznError(f"{name} takes {want} arguments, not {len(args)}")
     main = args[:arity]
-    if base in WITH_CONTEXT:
+    if strength is not None and mode == "plain" and base in WITH_STRENGTH:
+        c = WITH_STRENGTH[base](strength, *main)
+    elif base in WITH_CONTEXT:
         c = WITH_CONTEXT[base](ctx, *main)
     else:
         c = PLAIN[base](*main)
