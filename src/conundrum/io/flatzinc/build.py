@@ -172,6 +172,12 @@ class Builder:
             self.at(item.line, item.column, item.value_place)
         if isinstance(item, ParDecl):
             value = self.resolve(item.value)
+            if (item.length is not None) != isinstance(value, list):
+                raise self.fail(f"{item.name} is declared as an array but its value is not "
+                                "one" if item.length is not None else
+                                f"{item.name} is not an array but its value is one")
+            if item.length is not None and len(value) != item.length:  # type: ignore[arg-type]
+                raise self.fail(f"array {item.name} should have {item.length} elements")
             for x in value if isinstance(value, list) else [value]:
                 self.check_par(item.name, x, item.kind)
             self.env[item.name] = value
@@ -224,14 +230,13 @@ class Builder:
             resolved.append(self.resolve(a))
         self.place = start
         try:
-            c = translate(self.ctx, name, resolved)
+            self.model.add(translate(self.ctx, name, resolved))
         except FznError as e:
             if isinstance(e, ArgumentError) and 0 <= e.index < len(places):
                 self.place = places[e.index]
             raise self.fail(e.message) from None
         except cn.ModelError as e:
             raise self.fail(f"{name}: {e}") from None
-        self.model.add(c)
 
     # -- output and search
     def outputs(self, fzn: FlatZinc) -> list[Output]:

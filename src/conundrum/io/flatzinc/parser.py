@@ -170,6 +170,7 @@ class ParDecl:
     column: int | None = None
     kind: str = "int"  # int, bool or set (of int): the declared type of the elements
     value_place: Place | None = None
+    length: int | None = None  # for an array
 
 
 @dataclass
@@ -451,8 +452,9 @@ class Parser:
             elif length is not None:
                 self.array_variables += length
                 if self.array_variables > MAX_ARRAY:
-                    raise self.error(f"array {name} takes the variables of the file's arrays "
-                                     f"over {MAX_ARRAY:,}, the most supported", start)
+                    raise self.error(f"array {name} brings the variables of the file's "
+                                     f"arrays to {self.array_variables:,}: at most "
+                                     f"{MAX_ARRAY:,} are supported", start)
             self.expect(";")
             return VarDecl(name, is_bool, domain, ann, value, start.line, length,
                            start.column, place)
@@ -465,7 +467,7 @@ class Parser:
         value = self.expr()
         self.check_shape(name, value, length, place)
         self.expect(";")
-        return ParDecl(name, value, start.line, start.column, kind, place)
+        return ParDecl(name, value, start.line, start.column, kind, place, length)
 
     def check_shape(self, name: str, value: object, length: int | None, place: Place) -> None:
         """A declared array's literal has its declared length; a scalar's value is no
@@ -554,7 +556,7 @@ class Parser:
                 self.next()
                 opened = ["call", [], tok.text, tok]
             if opened is not None:
-                if value and stack:
+                if stack and (value or stack[-1][0] == "set"):
                     if stack[-1][0] == "set":
                         raise self.error(f"a set literal holds integers and ranges, not "
                                          f"{tok.text!r}", tok)
