@@ -145,7 +145,7 @@ class Builder:
             if len(ranges) > 1:
                 self.model.add(member(v, domain))
             return v
-        return self.model.int_var(list(domain), name)  # type: ignore[call-overload]
+        return self.model.int_var(list(domain), name)
 
     def restrict(self, x: object, is_bool: bool, domain: object) -> None:
         """x (a variable or a constant given as a declared variable's value) lies in the
