@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conundrum.cli import main
-from conundrum.io.flatzinc.parser import FznError, Range, parse
+from conundrum.io.flatzinc.parser import FznError, IntSet, Range, parse
 
 GRID = """\
 % a 2x2 Latin square over 1..2 with a Boolean flag
@@ -127,21 +127,21 @@ def test_standard_input(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("var 0.0..1.0: x;\nsolve satisfy;\n", "line 1: float"),
-    ("var int: x;\nvar float: y;\nsolve satisfy;\n", "line 2: float variables"),
-    ("var set of 1..3: s;\nsolve satisfy;\n", "line 1: set variables"),
+    ("var 0.0..1.0: x;\nsolve satisfy;\n", "line 1, column 5: float"),
+    ("var int: x;\nvar float: y;\nsolve satisfy;\n", "line 2, column 5: float variables"),
+    ("var set of 1..3: s;\nsolve satisfy;\n", "line 1, column 5: set variables"),
     ("var 1..3: x;\nconstraint float_lin_eq([1.0], [x], 2.0);\nsolve satisfy;\n", "line 2"),
     ("var 1..3: x;\nconstraint set_card(x, 2);\nsolve satisfy;\n", "only set_in and set_in_reif"),
     ("var 1..3: x;\nconstraint frobnicate(x);\nsolve satisfy;\n",
-     "line 2: unsupported constraint frobnicate"),
+     "line 2, column 1: unsupported constraint frobnicate"),
     ("var 1..3: x;\nconstraint int_eq(x);\nsolve satisfy;\n", "int_eq takes 2 arguments"),
     ("var 1..3: x;\nconstraint int_eq(x, y);\nsolve satisfy;\n", "unknown name y"),
-    ("var 1..3: x\nsolve satisfy;\n", "line 2: expected ';'"),
+    ("var 1..3: x\nsolve satisfy;\n", "line 2, column 1: expected ';'"),
     ("var 1..3: x;\n", "no solve item"),
     ("var 1..3: x;\nconstraint int_eq(x, 1) $;\nsolve satisfy;\n", "unexpected character"),
     ("var 3..1: x;\nsolve satisfy;\n", "empty domain"),
-    ("array [1..2] of var 1..3: a = [1];\nsolve satisfy;\n", "should have 2 elements"),
-    ("var 1..3: x;\nsolve satisfy;\nsolve satisfy;\n", "line 3: a second solve item"),
+    ("array [1..2] of var 1..3: a = [1];\nsolve satisfy;\n", "2 elements but its value has 1"),
+    ("var 1..3: x;\nsolve satisfy;\nsolve satisfy;\n", "line 3, column 1: a second solve item"),
 ])
 def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, text, message):
     code, out, err = run(tmp_path, capsys, text)
@@ -170,20 +170,24 @@ def test_parallel_flag_searches_on_workers(tmp_path, capsys):
 
 
 def test_parser_nesting_is_iterative():
+    """Annotations nest (read with an explicit stack); values are flat, and a nested one
+    is refused at its place."""
     deep = "[" * 5000 + "1" + "]" * 5000
-    fzn = parse(f"array [1..1] of int: a = {deep};\nsolve satisfy;\n")
-    value = fzn.declarations[0].value
+    fzn = parse(f"solve :: seq_search({deep}) satisfy;\n")
+    value = fzn.solve.annotations[0].args[0]
     depth = 0
     while isinstance(value, list):
         value, depth = value[0], depth + 1
     assert depth == 5000 and value == 1
+    with pytest.raises(FznError, match="line 1, column 27: an array inside an array"):
+        parse(f"array [1..1] of int: a = {deep};\nsolve satisfy;\n")
 
 
 def test_parser_values():
     fzn = parse("set of int: s = {3, 1, 2};\nset of int: r = 1..4;\nint: h = 0x1F;\n"
                 "bool: t = true;\nsolve satisfy;\n")
     values = [d.value for d in fzn.declarations]
-    assert values == [frozenset({1, 2, 3}), Range(1, 4), 31, True]
+    assert values == [IntSet(((1, 3),)), Range(1, 4), 31, True]
     with pytest.raises(FznError, match="line 1"):
         parse("int: x = 1.5;\nsolve satisfy;\n")
 

@@ -22,11 +22,14 @@ from conundrum.io.flatzinc.builtins import (
 )
 from conundrum.io.flatzinc.parser import (
     Access,
+    ArgumentError,
     Call,
     FlatZinc,
     FznError,
+    IntSet,
     Name,
     ParDecl,
+    Place,
     Range,
     Str,
     VarDecl,
@@ -34,6 +37,9 @@ from conundrum.io.flatzinc.parser import (
 )
 
 UNBOUNDED = 2**62
+# a domain with holes of at most this many values is given to the model as its values; a
+# larger one is its bounds plus a membership constraint over its ranges
+LISTED_DOMAIN = 1 << 18
 
 # MiniZinc search annotation names -> conundrum option names
 VAR_CHOICE = {"input_order": "input_order", "first_fail": "first_fail",
@@ -88,19 +94,39 @@ class Builder:
         self.env: dict[str, object] = {}
         self.bool_names: set[str] = set()
         self.introduced: set[int] = set()  # model variable indices MiniZinc introduced
-        self.line = 0
         self.warnings: list[str] = []
         self.warned: set[str] = set()  # annotation names already warned about
+        self.place: Place = (0, 0)  # what an error names: the item or argument at hand
+
+    @property
+    def line(self) -> int:
+        return self.place[0]
+
+    def at(self, line: int, column: int | None, place: Place | None = None) -> None:
+        """Errors from now on name `place`, or else (line, column)."""
+        self.place = place or (line, column or 1)
 
     def fail(self, message: str) -> FznError:
-        return FznError(message, self.line)
+        return FznError(message, *self.place)
 
     # -- values
     def resolve(self, value: object) -> object:
-        """Names to their values, Booleans to 0/1, arrays element by element."""
+        """Names to their values, Booleans to 0/1, arrays element by element (FlatZinc
+        arrays are flat: an element is never an array)."""
+        if isinstance(value, list):
+            out = []
+            for v in value:
+                if isinstance(v, list):
+                    raise self.fail("an array inside an array: FlatZinc arrays are flat")
+                x = self.resolve(v)
+                if isinstance(x, list):
+                    raise self.fail(f"{_show(v)} is an array inside an array: FlatZinc "
+                                    "arrays are flat")
+                out.append(x)
+            return out
         if isinstance(value, bool):
             return int(value)
-        if isinstance(value, int | Range | frozenset):
+        if isinstance(value, int | Range | IntSet):
             return value
         if isinstance(value, Name):
             if value.name not in self.env:
@@ -114,8 +140,6 @@ class Builder:
                 raise self.fail(f"{value.name}[{value.index}] is out of its range "
                                 f"1..{len(array)}")
             return array[value.index - 1]
-        if isinstance(value, list):
-            return [self.resolve(v) for v in value]
         if isinstance(value, Str):
             raise self.fail("a string is not a value")
         raise self.fail(f"unexpected value {value!r}")
@@ -129,13 +153,25 @@ class Builder:
             if domain.lo > domain.hi:
                 raise self.fail(f"variable {name} has an empty domain {domain.lo}..{domain.hi}")
             return self.model.int_var(domain.lo, domain.hi, name)
-        if not domain:
+        assert isinstance(domain, IntSet)
+        ranges = domain.ranges()
+        if not ranges:
             raise self.fail(f"variable {name} has an empty domain")
-        return self.model.int_var(sorted(domain), name)  # type: ignore[call-overload]
+        lo, hi = ranges[0][0], ranges[-1][1]
+        if len(ranges) == 1 or domain.size() > LISTED_DOMAIN:
+            # a huge domain with holes stays ranges: its bounds, and the holes as a constraint
+            v = self.model.int_var(lo, hi, name)
+            if len(ranges) > 1:
+                self.model.add(member(v, domain))
+            return v
+        return self.model.int_var(list(domain), name)
 
     def restrict(self, x: object, is_bool: bool, domain: object) -> None:
         """x (a variable or a constant given as a declared variable's value) lies in the
         declared domain."""
+        if not isinstance(x, int | cn.Var):
+            raise self.fail(f"a variable's value is an integer, a Boolean or a variable, "
+                            f"not {_show(x)}")
         if is_bool or domain is None:
             if is_bool and isinstance(x, int) and x not in (0, 1):
                 raise self.fail(f"{x} is not a Boolean")
@@ -148,11 +184,22 @@ class Builder:
 
     # -- items
     def declare(self, item: VarDecl | ParDecl) -> None:
-        self.line = item.line
+        self.at(item.line, item.column)
         if item.name in self.env:
             raise self.fail(f"{item.name} is declared twice")
+        if item.value is not None:
+            self.at(item.line, item.column, item.value_place)
         if isinstance(item, ParDecl):
-            self.env[item.name] = self.resolve(item.value)
+            value = self.resolve(item.value)
+            if (item.length is not None) != isinstance(value, list):
+                raise self.fail(f"{item.name} is declared as an array but its value is not "
+                                "one" if item.length is not None else
+                                f"{item.name} is not an array but its value is one")
+            if item.length is not None and len(value) != item.length:  # type: ignore[arg-type]
+                raise self.fail(f"array {item.name} should have {item.length} elements")
+            for x in value if isinstance(value, list) else [value]:
+                self.check_par(item.name, x, item.kind)
+            self.env[item.name] = value
             return
         introduced = any(isinstance(a, Name) and a.name == "var_is_introduced"
                          for a in item.annotations)
@@ -211,17 +258,34 @@ class Builder:
                     chosen = STRENGTHS[key]
         return chosen
 
-    def constrain(self, name: str, args: tuple, line: int, annotations: list) -> None:
-        self.line = line
-        resolved = [self.resolve(a) for a in args]
+    def check_par(self, name: str, x: object, kind: str) -> None:
+        """A parameter's value (or element) is of its declared type."""
+        if kind == "set":
+            if not isinstance(x, Range | IntSet):
+                raise self.fail(f"{name} is a set of int, not {_show(x)}")
+        elif not isinstance(x, int) or isinstance(x, cn.Var):
+            raise self.fail(f"{name} is a parameter of type {kind}, not {_show(x)}")
+        elif kind == "bool" and x not in (0, 1):
+            raise self.fail(f"{name} is a bool, not {x}")
+
+    def constrain(self, name: str, args: tuple, line: int, annotations: list,
+                  column: int | None = None, places: tuple[Place, ...] = ()) -> None:
+        self.at(line, column)
+        start = self.place
+        resolved = []
+        for k, a in enumerate(args):
+            self.at(line, column, places[k] if k < len(places) else None)
+            resolved.append(self.resolve(a))
+        self.place = start
         strength = self.strength(name, annotations, resolved) if annotations else None
         try:
-            c = translate(self.ctx, name, resolved, strength)
+            self.model.add(translate(self.ctx, name, resolved, strength))
         except FznError as e:
+            if isinstance(e, ArgumentError) and 0 <= e.index < len(places):
+                self.place = places[e.index]
             raise self.fail(e.message) from None
         except cn.ModelError as e:
             raise self.fail(f"{name}: {e}") from None
-        self.model.add(c)
 
     # -- output and search
     def outputs(self, fzn: FlatZinc) -> list[Output]:
@@ -230,15 +294,28 @@ class Builder:
             if not isinstance(item, VarDecl):
                 continue
             for ann in item.annotations:
+                self.at(item.line, item.column)
+                value = self.env[item.name]
                 if isinstance(ann, Name) and ann.name == "output_var":
-                    found.append(Output(item.name, self.env[item.name], item.is_bool))
+                    if isinstance(value, list):
+                        raise self.fail(f"output_var on the array {item.name} (arrays are "
+                                        "output with output_array)")
+                    found.append(Output(item.name, value, item.is_bool))
                 elif isinstance(ann, Call) and ann.name == "output_array":
-                    dims = ann.args[0] if ann.args else None
-                    if not isinstance(dims, list) or not all(isinstance(d, Range)
-                                                             for d in dims):
-                        self.line = item.line
+                    dims = ann.args[0] if len(ann.args) == 1 else None
+                    if not isinstance(dims, list) or not dims or not all(
+                            isinstance(d, Range) for d in dims):
                         raise self.fail(f"output_array of {item.name} needs index ranges")
-                    found.append(Output(item.name, self.env[item.name], item.is_bool, dims))
+                    if not isinstance(value, list):
+                        raise self.fail(f"output_array on {item.name}, which is not an "
+                                        "array (output_var outputs a variable)")
+                    size = 1
+                    for d in dims:
+                        size *= d.size()
+                    if size != len(value):
+                        raise self.fail(f"output_array of {item.name}: index ranges of "
+                                        f"{size} elements for an array of {len(value)}")
+                    found.append(Output(item.name, value, item.is_bool, dims))
         return found
 
     def search_phases(self, annotations: list, warnings: list[str]) -> list:
@@ -275,11 +352,20 @@ class Builder:
 
 
 def _show(ann: object) -> str:
+    """A short text for a value or an annotation (never the whole of a nested one)."""
     if isinstance(ann, Name):
         return ann.name
     if isinstance(ann, Call):
         return ann.name + "(...)"
-    return repr(ann)
+    if isinstance(ann, list):
+        return "an array"
+    if isinstance(ann, Range | IntSet):
+        return "a set"
+    if isinstance(ann, Access):
+        return f"{ann.name}[{ann.index}]"
+    if isinstance(ann, Str):
+        return "a string"
+    return str(ann) if isinstance(ann, int) else type(ann).__name__
 
 
 def build(fzn: FlatZinc, free: bool = False) -> Problem:
@@ -288,15 +374,17 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
     for item in fzn.declarations:
         b.declare(item)
     for con in fzn.constraints:
-        b.constrain(con.name, con.args, con.line, con.annotations)
+        b.constrain(con.name, con.args, con.line, con.annotations, con.column, con.places)
     solve = fzn.solve
     assert solve is not None
-    b.line = solve.line
+    b.at(solve.line, solve.column, solve.objective_place)
     objective = None
     if solve.kind != "satisfy":
         objective = b.resolve(solve.objective)
-        if isinstance(objective, list):
-            raise b.fail("the objective must be a variable or an integer")
+        if not isinstance(objective, int | cn.Var):
+            raise b.fail(f"the objective must be a variable or an integer, not "
+                         f"{_show(objective)}")
+    b.at(solve.line, solve.column)
     warnings = b.warnings
     phases = [] if free else b.search_phases(solve.annotations, warnings)
     default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]

@@ -14,12 +14,11 @@ native propagators instead of decomposing them.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
 import conundrum as cn
-from conundrum.io.flatzinc.parser import FznError, Range
+from conundrum.io.flatzinc.parser import ArgumentError, FznError, IntSet, Range
 from conundrum.propagators.linear_domain import SPAN_LIMIT
 
 
@@ -42,23 +41,19 @@ class Context:
 
 def _lin(coefs: list, xs: list) -> Any:
     if len(coefs) != len(xs):
-        raise FznError(f"{len(coefs)} coefficients for {len(xs)} variables")
+        raise ArgumentError(f"{len(coefs)} coefficients for {len(xs)} variables", 1)
     return cn.sum(c * x for c, x in zip(coefs, xs))
 
 
 def member(x: Any, values: Any) -> Any:
-    """x in a constant set (a Range or a frozenset), as one constraint."""
+    """x in a constant set (a Range, an IntSet or a collection of ints), as one constraint
+    over the set's ranges (never over its values one by one)."""
     if isinstance(values, Range):
         return (x >= values.lo) & (x <= values.hi)
-    vals = sorted(values)
-    if not vals:
+    runs = values.ranges() if isinstance(values, IntSet) else IntSet.of(
+        [(v, v) for v in values]).ranges()
+    if not runs:
         return False
-    runs: list[list[int]] = []
-    for v in vals:
-        if runs and v == runs[-1][1] + 1:
-            runs[-1][1] = v
-        else:
-            runs.append([v, v])
     parts = [(x == lo) if lo == hi else ((x >= lo) & (x <= hi))
              for lo, hi in runs]
     out = parts[0]
@@ -121,7 +116,7 @@ def _int_pow(ctx: Context, a: Any, b: Any, c: Any) -> Any:
 def _table(xs: list, flat: list) -> Any:
     n = len(xs)
     if n == 0 or len(flat) % n:
-        raise FznError(f"table: {len(flat)} values do not make rows of {n}")
+        raise ArgumentError(f"table: {len(flat)} values do not make rows of {n}", 1)
     rows = [tuple(int(v) for v in flat[i:i + n]) for i in range(0, len(flat), n)]
     return cn.table(xs, rows)
 
@@ -138,12 +133,16 @@ def _regular(xs: list, states: int, symbols: list, d: list, start: int, final: A
     """MiniZinc's DFA: states 1..Q, d[q, s] the next state (0: none), row by row over the
     symbols in order."""
     if len(d) != states * len(symbols):
-        raise FznError(f"regular: {len(d)} transitions for {states} states and "
-                       f"{len(symbols)} symbols")
-    transitions = {(q + 1, s): d[q * len(symbols) + k]
-                   for q in range(states) for k, s in enumerate(symbols)
-                   if d[q * len(symbols) + k] != 0}
-    accepting = final.values() if isinstance(final, Range) else sorted(final)
+        raise ArgumentError(f"regular: {len(d)} transitions for {states} states and "
+                            f"{len(symbols)} symbols", 3)
+    # the loops run over the given transitions, so a huge Q without symbols costs nothing
+    width = len(symbols)
+    transitions = {(k // width + 1, symbols[k % width]): nxt
+                   for k, nxt in enumerate(d) if nxt != 0}
+    # only a state the automaton can be in matters: the final set (maybe huge ranges) is
+    # asked about those, never listed
+    seen = {start, *(q for q, _ in transitions), *transitions.values()}
+    accepting = sorted(q for q in seen if q in final)
     return cn.regular(xs, transitions, start, accepting)
 
 
@@ -322,13 +321,79 @@ def strength_fallback(name: str, args: list, strength: str) -> str | None:
             f"values, not {span + 1}: bounds consistency instead")
 
 
-def _arity(f: Builtin) -> int:
-    return len(inspect.signature(f).parameters)
+# The argument types of each plain form (without r, which is a `v`), one letter each:
+# v an integer or Boolean, constant or variable;  p a constant integer or Boolean;
+# V an array of v;  P an array of p;  s a constant set of integers.
+# translate() checks every constraint against this table before a builtin sees it.
+SIGNATURES: dict[str, str] = {
+    "int_eq": "vv", "int_ne": "vv", "int_le": "vv", "int_lt": "vv",
+    "int_lin_eq": "PVv", "int_lin_ne": "PVv", "int_lin_le": "PVv", "int_lin_lt": "PVv",
+    "int_plus": "vvv", "int_minus": "vvv", "int_times": "vvv", "int_abs": "vv",
+    "int_negate": "vv", "int_min": "vvv", "int_max": "vvv",
+    "array_int_minimum": "vV", "array_int_maximum": "vV",
+    "array_int_element": "vVv", "array_var_int_element": "vVv", "set_in": "vs",
+    "bool_eq": "vv", "bool_ne": "vv", "bool_le": "vv", "bool_lt": "vv", "bool_not": "vv",
+    "bool2int": "vv", "bool_clause": "VV", "bool_lin_eq": "PVv", "bool_lin_le": "PVv",
+    "array_bool_xor": "V", "array_bool_element": "vVv", "array_var_bool_element": "vVv",
+    "fzn_all_different_int": "V", "fzn_alldifferent_except_0": "V",
+    "conundrum_table_int": "VP", "conundrum_table_bool": "VP",
+    "fzn_count_eq": "Vvv", "fzn_count_eq_par": "Vvv",
+    "fzn_global_cardinality": "VPV", "fzn_global_cardinality_closed": "VPV",
+    "fzn_lex_less_int": "VV", "fzn_lex_lesseq_int": "VV", "fzn_lex_less_bool": "VV",
+    "fzn_lex_lesseq_bool": "VV", "fzn_increasing_int": "V", "fzn_decreasing_int": "V",
+    "fzn_increasing_bool": "V", "fzn_decreasing_bool": "V",
+    "conundrum_regular": "VpPPps", "conundrum_circuit": "Vp", "conundrum_subcircuit": "Vp",
+    "fzn_disjunctive": "VV", "fzn_disjunctive_strict": "VV", "fzn_cumulative": "VVVv",
+    "fzn_diffn": "VVVV", "conundrum_arg_max": "Vvp", "conundrum_arg_min": "Vvp",
+    # TRUTH_LAST, without their last argument
+    "bool_and": "vv", "bool_or": "vv", "bool_xor": "vv", "array_bool_and": "V",
+    "array_bool_or": "V",
+    # WITH_CONTEXT, without the context
+    "int_div": "vvv", "int_mod": "vvv", "int_pow": "vvv", "int_pow_fixed": "vvv",
+}
+
+# the number of arguments of each plain form (without r)
+ARITY = {name: len(kinds) for name, kinds in SIGNATURES.items()}
+
+_WANTED = {"v": "an integer, a Boolean or a variable", "p": "a constant",
+           "V": "an array", "P": "an array of constants", "s": "a constant set"}
 
 
-# the number of arguments of each plain form (without r), read off the functions above
-ARITY = ({name: _arity(f) for name, f in (PLAIN | TRUTH_LAST).items()}
-         | {name: _arity(f) - 1 for name, f in WITH_CONTEXT.items()})
+def _fits(x: Any, kind: str) -> bool:
+    if kind == "V":
+        return isinstance(x, list)
+    if kind == "P":
+        return isinstance(x, list) and all(isinstance(v, int) for v in x)
+    if kind == "s":
+        return isinstance(x, Range | IntSet)
+    if kind == "p":
+        return isinstance(x, int)
+    return isinstance(x, int | cn.Var)  # v
+
+
+def _describe(x: Any) -> str:
+    if isinstance(x, cn.Var):
+        return f"the variable {x.name}" if x.name else "a variable"
+    if isinstance(x, int):
+        return f"the constant {x}"
+    if isinstance(x, list):
+        return "an array of variables" if any(isinstance(v, cn.Var) for v in x) else \
+            "an array"
+    if isinstance(x, Range | IntSet):
+        return "a set"
+    return type(x).__name__
+
+
+def check_args(name: str, kinds: str, args: list) -> None:
+    """Every argument is of its kind in SIGNATURES (ArgumentError naming the first that
+    is not). Elements of an array `V` are integers or variables, as resolved."""
+    for k, (x, kind) in enumerate(zip(args, kinds)):
+        if not _fits(x, kind):
+            raise ArgumentError(f"{name}: argument {k + 1} must be {_WANTED[kind]}, not "
+                                f"{_describe(x)}", k)
+        if kind == "V" and not all(isinstance(v, int | cn.Var) for v in x):
+            raise ArgumentError(f"{name}: argument {k + 1} must be an array of integers, "
+                                "Booleans or variables", k)
 
 
 def translate(ctx: Context, name: str, args: list, strength: str | None = None) -> Any:
@@ -348,19 +413,23 @@ def translate(ctx: Context, name: str, args: list, strength: str | None = None) 
                            "with constant sets are supported")
         raise FznError(f"unsupported constraint {name}")
     arity = ARITY[base]
+    kinds = SIGNATURES[base]
     if base in TRUTH_LAST:
         if mode == "reif":
             raise FznError(f"unsupported constraint {name}")
         if base == "bool_xor" and len(args) == 2 and mode == "plain":
+            check_args(name, kinds, args)
             return TRUTH_LAST[base](*args)  # bool_xor(a, b): a != b
         if len(args) != arity + 1:
             raise FznError(f"{name} takes {arity + 1} arguments, not {len(args)}")
+        check_args(name, kinds + "v", args)
         c = TRUTH_LAST[base](*args[:-1])
         r = args[-1]
         return (r == c) if mode == "plain" else cn.implies(r == 1, c)
     want = arity + (mode != "plain")
     if len(args) != want:
         raise FznError(f"{name} takes {want} arguments, not {len(args)}")
+    check_args(name, kinds + "v" * (mode != "plain"), args)
     main = args[:arity]
     if strength is not None and mode == "plain" and base in WITH_STRENGTH:
         c = WITH_STRENGTH[base](strength, *main)

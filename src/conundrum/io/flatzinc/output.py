@@ -14,9 +14,23 @@ UNSATISFIABLE = "=====UNSATISFIABLE====="
 UNKNOWN = "=====UNKNOWN====="
 
 
+def int_text(v: int) -> str:
+    """The decimal text of v, however long (str() refuses over 4300 digits; the reader
+    accepts longer literals, so a solution may hold one)."""
+    if v.bit_length() < 14_000:  # under 4300 digits
+        return str(v)
+    chunk = 10 ** 4000
+    n, parts = abs(v), []
+    while n:
+        n, r = divmod(n, chunk)
+        parts.append(r)
+    text = str(parts[-1]) + "".join(str(p).zfill(4000) for p in reversed(parts[:-1]))
+    return "-" + text if v < 0 else text
+
+
 def _value(item: object, is_bool: bool, value_of: Callable[[object], int]) -> str:
     v = item if isinstance(item, int) else value_of(item)
-    return ("true" if v else "false") if is_bool else str(v)
+    return ("true" if v else "false") if is_bool else int_text(v)
 
 
 def format_solution(outputs: list[Output], value_of: Callable[[Any], int]) -> str:

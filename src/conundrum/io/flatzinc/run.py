@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
     from conundrum.io.flatzinc.build import Problem
 
+MAX_WORKERS = 256  # -p: worker processes, each a Python interpreter of its own
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The FlatZinc solver flags."""
@@ -131,8 +133,10 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     if args.time_ms is not None and args.time_ms < 1:
         err("conundrum fzn: -t needs a number of milliseconds >= 1")
         return 2
-    if args.workers < 1:
-        err("conundrum fzn: -p needs a number of workers >= 1")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        # each worker is a process: an absurd -p is refused before any is started
+        err(f"conundrum fzn: -p needs a number of workers from 1 to {MAX_WORKERS}, "
+            f"not {args.workers}")
         return 2
     import conundrum as cn
     from conundrum.io.flatzinc.build import read
