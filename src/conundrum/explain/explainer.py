@@ -440,16 +440,19 @@ def _chain_cost(step: Step) -> tuple[int, int, int]:
 
 
 def explain(model: object, time_limit: float | None = None, node_limit: int | None = None,
-            on_progress: Callable[[SearchStats], object] | None = None) -> Explanation:
+            on_progress: Callable[[SearchStats], object] | None = None,
+            budget: Budget | None = None) -> Explanation:
     """The steps from the givens to the model's unique solution (ExplainError otherwise).
 
     `time_limit` (seconds, counted from this call) and `node_limit` (the nodes of every
     search the explanation runs, together) stop it early: the Explanation is then marked
     incomplete (complete False, stopped_by "time_limit" or "node_limit") and holds the
-    steps made so far. `on_progress` is called with the statistics so far, as a search's."""
+    steps made so far. `on_progress` is called with the statistics so far, as a search's.
+    `budget`, instead of the three, shares a larger computation's limits (generation's)."""
     from conundrum.engine import TimeUp
 
-    budget = Budget(time_limit, node_limit, on_progress)
+    if budget is None:
+        budget = Budget(time_limit, node_limit, on_progress)
     explainer: Explainer | None = None
     try:
         explainer = Explainer(model, budget)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from conundrum.explain.explainer import ExplainError, explain
 from conundrum.explain.facts import RANKS, Step
+from conundrum.model.budget import Budget
 from conundrum.search.stats import SearchStats
 
 GRADES = ("easy", "medium", "hard", "fiendish")
@@ -80,11 +81,13 @@ def rating_of(steps: list[Step]) -> Rating:
 
 
 def rate(model: object, time_limit: float | None = None, node_limit: int | None = None,
-         on_progress: Callable[[SearchStats], object] | None = None) -> Rating:
+         on_progress: Callable[[SearchStats], object] | None = None,
+         budget: Budget | None = None) -> Rating:
     """The model's rating (grade None when it has no solution or more than one, or when
-    a limit stopped its explanation: then `complete` is False)."""
+    a limit stopped its explanation: then `complete` is False). `budget`, instead of the
+    limits, shares a larger computation's (generation's)."""
     try:
-        steps = explain(model, time_limit, node_limit, on_progress)
+        steps = explain(model, time_limit, node_limit, on_progress, budget)
     except ExplainError as exc:
         return Rating(solutions=exc.solutions)
     if not steps.complete:

@@ -86,13 +86,14 @@ class Budget:
         return out
 
     def charge(self, stats: SearchStats) -> None:
-        """Count a finished search's nodes; LimitReached if a limit cut it short (its
-        answer then means "not found", never "none")."""
+        """Count a finished search's nodes; LimitReached if the budget's limit cut it
+        short (its answer then means "not found", never "none"). A search given a node
+        limit of its own, below what is left, may stop at it: that is its own answer."""
         self.stats.nodes += stats.nodes
         self.stats.fails += stats.fails
-        if not stats.complete and stats.stopped_by in ("time_limit", "node_limit"):
-            self._stop(stats.stopped_by, time.perf_counter())
-        self.check()
+        if not stats.complete and stats.stopped_by == "time_limit":
+            self._stop("time_limit", time.perf_counter())
+        self.check()  # the total nodes against the node limit
 
     def finish(self) -> SearchStats:
         """The statistics of the whole computation, its seconds filled in."""
