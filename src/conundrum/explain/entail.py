@@ -89,7 +89,7 @@ class SubProblem:
         stats = SearchStats()
         budget = self.budget
         opts = _OPTIONS
-        if budget is not None and budget.limited:
+        if budget is not None and (budget.limited or budget.on_progress is not None):
             opts = SearchOptions(var_select="first_fail", **budget.search_limits())
         run = self.compiled.run(opts, stats, time.perf_counter(), path=decision)
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from conundrum.model.errors import ModelError
 from conundrum.search.stats import SearchStats
@@ -74,16 +75,31 @@ class Budget:
         self.stats.seconds = now - self.start
         raise LimitReached(reason)
 
-    def search_limits(self) -> dict[str, float | int]:
-        """The time_limit and node_limit keywords for one search: what is left (after
-        check(), so both are positive)."""
+    def search_limits(self) -> dict[str, Any]:
+        """The time_limit, node_limit and on_progress keywords for one search: what is
+        left of the limits (after check(), so both are positive), and progress reports
+        that count the nodes before this search too."""
         self.check()
-        out: dict[str, float | int] = {}
+        out: dict[str, Any] = {}
         if self.deadline:
             out["time_limit"] = max(self.deadline - time.perf_counter(), 1e-6)
         if self.node_limit is not None:
             out["node_limit"] = self.node_limit - self.stats.nodes
+        if self.on_progress is not None:
+            out["on_progress"] = self._report
         return out
+
+    def _report(self, search: SearchStats) -> None:
+        """A search's progress, as the whole computation's."""
+        now = time.perf_counter()
+        if self.on_progress is None or now < self.next_progress:
+            return
+        self.next_progress = now + PROGRESS_INTERVAL
+        total = SearchStats()
+        total.nodes = self.stats.nodes + search.nodes
+        total.fails = self.stats.fails + search.fails
+        total.seconds = now - self.start
+        self.on_progress(total)
 
     def charge(self, stats: SearchStats) -> None:
         """Count a finished search's nodes; LimitReached if the budget's limit cut it
