@@ -219,21 +219,19 @@ def generate_command(args: argparse.Namespace, out: Callable[[str], None]) -> in
     seed = args.seed if args.seed is not None else draw_seed()
     progress = progress_line(sys.stderr, "generating")
     try:
-        made = generate(args.family, args.size, args.difficulty, seed, args.attempts,
-                        time_limit=args.time_limit, node_limit=args.node_limit,
-                        on_progress=progress)
+        try:
+            made = generate(args.family, args.size, args.difficulty, seed, args.attempts,
+                            time_limit=args.time_limit, node_limit=args.node_limit,
+                            on_progress=progress)
+        finally:  # erased before anything else is printed
+            if progress:
+                progress.clear()
     except LimitReached as exc:
-        if progress:
-            progress.clear()
         _stopped_by(exc.reason, "generation", f"before a puzzle was made (seed {seed})")
         return EXIT_LIMIT
     except ValueError as exc:
-        if progress:
-            progress.clear()
         print(f"conundrum: generate: {exc}", file=sys.stderr)
         return EXIT_NOT_UNIQUE if "try another seed" in str(exc) else EXIT_BAD_INPUT
-    if progress:
-        progress.clear()
     what = "cages" if args.family in ("killer", "kenken") else "clues"
     grade = f", {made.grade}" if made.grade else ""
     out(f"# {args.family}, seed {made.seed}: {made.clues} {what}{grade}, one solution")
