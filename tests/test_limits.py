@@ -32,7 +32,7 @@ LIMIT = 1.0
 SLACK = 5.0  # generous: the machine may be busy; the point is "not minutes"
 
 
-def run_cli(*args: str, stderr: int | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "conundrum", *args], capture_output=True,
                           text=True, timeout=120)
 
