@@ -101,6 +101,14 @@ def _version() -> str:
     return f"conundrum {conundrum.__version__} ({engine}, Python {platform.python_version()})"
 
 
+def _limit_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """--time-limit and --node-limit for a command that is not a search of its own."""
+    parser.add_argument("--time-limit", type=_seconds, metavar="S",
+                        help=f"stop the {what} after S seconds (exit status 3)")
+    parser.add_argument("--node-limit", type=_positive_int, metavar="N",
+                        help=f"stop the {what} after N nodes of search in all (exit status 3)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one sub-command per puzzle family, common search options."""
     common = _Parser(add_help=False)
@@ -206,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     rate.add_argument("--as", dest="family", choices=sorted(FILE_COMMANDS), default="sudoku",
                       help="the puzzle family (default sudoku)")
     rate.add_argument("--json", action="store_true", help="each rating as one JSON line")
+    _limit_arguments(rate, "rating (all the puzzles of the file together)")
     from .puzzles.generate import DIFFICULTIES, FAMILIES
 
     gen = sub.add_parser("generate", help="make a puzzle with exactly one solution",
@@ -223,9 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--difficulty", choices=DIFFICULTIES,
                      help="the grade to reach: " + ", ".join(DIFFICULTIES) + " (as --rate "
                      "says; default: any)")
-    gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    gen.add_argument("--seed", type=int, default=None,
+                     help="random seed (default: one drawn at random, printed in the header "
+                     "so that --seed makes the same puzzle again)")
     gen.add_argument("--attempts", type=_positive_int, default=50, metavar="N",
                      help="puzzles to try for --difficulty (default 50)")
+    _limit_arguments(gen, "generation")
     comp = sub.add_parser("completion", help="a shell completion script",
                           description="Print the script that completes conundrum's commands, "
                           "options and files in SHELL, e.g. `conundrum completion bash > "

@@ -3,7 +3,9 @@
 
 Like cli.py, this prints and chooses exit codes: 0 explained, rated or made; 1 no solution
 or more than one (an explanation leads to a unique solution), or no generated puzzle of the
-asked grade; 2 bad input.
+asked grade; 2 bad input; 3 --time-limit or --node-limit stopped the work first (the steps
+made so far are printed, never a grade or a puzzle from part of the work). On a terminal, a
+live line on standard error shows the nodes and seconds while it runs.
 """
 
 from __future__ import annotations
@@ -14,10 +16,22 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .cli import status_line
+from .cli import _STOP_REASON, status_line
 from .puzzles.base import Puzzle, PuzzleError
+from .terminal import progress_line
 
-EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+
+
+def _limits(args: argparse.Namespace) -> tuple[float | None, int | None]:
+    """--time-limit and --node-limit (None when not given)."""
+    return getattr(args, "time_limit", None), getattr(args, "node_limit", None)
+
+
+def _stopped_by(reason: str | None, what: str, done: str) -> None:
+    """The message of a limit that stopped the work: exit status 3 follows."""
+    limit = _STOP_REASON.get(str(reason), str(reason))
+    print(f"conundrum: {limit} stopped the {what} {done}", file=sys.stderr)
 
 
 def _fact_json(f: Any, names: dict[int, str]) -> dict:
@@ -55,8 +69,9 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
 
     m = puzzle.model if puzzle.explain_model is None else puzzle.explain_model
     stream = bool(getattr(args, "json_stream", False))
+    progress = progress_line(sys.stderr, "rating" if args.rate else "explaining")
     try:
-        steps = explain(m)
+        steps = explain(m, *_limits(args), on_progress=progress)
     except ExplainError as exc:
         if args.rate:
             found = "none" if exc.solutions == 0 else "several"
@@ -65,6 +80,17 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
                 "no solution" if exc.solutions == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
         return _not_unique(exc, stream, out)
+    finally:
+        if progress:
+            progress.clear()
+    if args.rate and not steps.complete:
+        if stream:
+            out(status_line("incomplete", stopped_by=steps.stopped_by, steps=len(steps)))
+        elif args.json:
+            out(json.dumps({"unique": steps.unique, "grade": None,
+                            "stopped_by": steps.stopped_by}))
+        _stopped_by(steps.stopped_by, "explanation", f"after {len(steps)} steps: no grade")
+        return EXIT_LIMIT
     if args.rate:
         _print_rating(rating_of(steps), args.json, out, stream=stream)
         return EXIT_OK
@@ -79,6 +105,13 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
                            ensure_ascii=False))
         else:
             out(f"{k:>{width}}. {step.text}")
+    if not steps.complete:  # the steps above hold, but do not reach the solution
+        if stream:
+            out(status_line("incomplete", stopped_by=steps.stopped_by, steps=len(steps),
+                            shown=len(shown)))
+        _stopped_by(steps.stopped_by, "explanation",
+                    f"after {len(steps)} steps: it is incomplete")
+        return EXIT_LIMIT
     if args.hint:
         if stream:
             out(status_line(unique=True, steps=len(steps), shown=len(shown)))
@@ -127,6 +160,7 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
 
     from .cli import _format_error, read_text
     from .explain.rating import rate
+    from .model.budget import Budget
     from .model.errors import ModelError
 
     try:
@@ -141,13 +175,24 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
         if not one_liners:
             return _rate_one(module.parse(text, source), args, out)
         status = EXIT_OK
+        progress = progress_line(sys.stderr, "rating")
+        # one budget for the whole file: the command, not each line, keeps the limit
+        budget = Budget(*_limits(args), on_progress=progress)
         for i, line in lines:
             # a line may carry a name and a solution too (bench/data/hard9.txt): the
             # puzzle is the 81 (or 16) character field
             fields = line.split()
             field = next((f for f in fields if len(f) in (16, 81)), fields[0])
             name = fields[0] if fields[0] != field else f"line {i}"
-            rating = rate(module.parse(field, f"{source}, line {i}").model)
+            try:
+                rating = rate(module.parse(field, f"{source}, line {i}").model, budget=budget)
+            finally:
+                if progress:
+                    progress.clear()
+            if not rating.complete:
+                _stopped_by(rating.stopped_by, "rating", f"at {name}: it and the puzzles "
+                            "after it are not rated")
+                return EXIT_LIMIT
             if not rating.unique:
                 status = EXIT_NOT_UNIQUE
             _print_rating(rating, args.json, out, name)
@@ -166,16 +211,29 @@ def _rate_one(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], Non
 
 
 def generate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
-    """``conundrum generate FAMILY [--size N] [--difficulty D] [--seed S]``."""
-    from .puzzles.generate import generate
+    """``conundrum generate FAMILY [--size N] [--difficulty D] [--seed S]``; without a
+    seed, one drawn at random, printed in the header so that --seed makes it again."""
+    from .model.budget import LimitReached
+    from .puzzles.generate import draw_seed, generate
 
+    seed = args.seed if args.seed is not None else draw_seed()
+    progress = progress_line(sys.stderr, "generating")
     try:
-        made = generate(args.family, args.size, args.difficulty, args.seed, args.attempts)
+        try:
+            made = generate(args.family, args.size, args.difficulty, seed, args.attempts,
+                            time_limit=args.time_limit, node_limit=args.node_limit,
+                            on_progress=progress)
+        finally:  # erased before anything else is printed
+            if progress:
+                progress.clear()
+    except LimitReached as exc:
+        _stopped_by(exc.reason, "generation", f"before a puzzle was made (seed {seed})")
+        return EXIT_LIMIT
     except ValueError as exc:
         print(f"conundrum: generate: {exc}", file=sys.stderr)
         return EXIT_NOT_UNIQUE if "try another seed" in str(exc) else EXIT_BAD_INPUT
     what = "cages" if args.family in ("killer", "kenken") else "clues"
     grade = f", {made.grade}" if made.grade else ""
-    out(f"# {args.family}, seed {args.seed}: {made.clues} {what}{grade}, one solution")
+    out(f"# {args.family}, seed {made.seed}: {made.clues} {what}{grade}, one solution")
     out(made.text.rstrip("\n"))
     return EXIT_OK

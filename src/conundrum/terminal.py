@@ -54,3 +54,35 @@ class Palette:
         if not text.startswith(prefix):
             return text
         return self.paint(prefix, "error") + text[len(prefix):]
+
+
+class ProgressLine:
+    """A live line on a terminal's standard error for a long computation that is not one
+    search (an explanation, a grade, a generated puzzle): `what`, the nodes searched and
+    the seconds so far, each report replacing the last. Made only when the stream is a
+    terminal (see `progress_line`), so a pipe or a file never receives it."""
+
+    def __init__(self, stream: TextIO, what: str) -> None:
+        self.stream = stream
+        self.what = what
+        self.shown = False
+
+    def __call__(self, stats: object) -> None:
+        nodes = getattr(stats, "nodes", 0)
+        secs = getattr(stats, "seconds", 0.0) or 0.0
+        self.stream.write(f"\r\x1b[K  {self.what}: {nodes:,} nodes, {secs:.1f} s")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        """Erase the line, if one is shown."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def progress_line(stream: TextIO, what: str) -> ProgressLine | None:
+    """A ProgressLine on `stream` if it is a terminal, else None (nothing to show)."""
+    isatty = getattr(stream, "isatty", None)
+    return ProgressLine(stream, what) if isatty and isatty() else None

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
-from conundrum.engine.errors import Inconsistency
+from conundrum.engine.errors import Inconsistency, TimeUp
 from conundrum.engine.propagator import Propagator
 from conundrum.engine.var import IntVar
 from conundrum.state import Trail
 
 PRIORITIES = 3
+# fix_point looks at the clock once every this many propagations (a power of two less
+# one, as a mask): often enough to stop within a fraction of a second, rarely enough that
+# the hot loop does not feel it
+CLOCK_MASK = 1023
 
 
 class Solver:
@@ -22,6 +27,9 @@ class Solver:
         # one FIFO list per priority; fix_point reads each from a head index
         self.queues: list[list[Propagator]] = [[] for _ in range(PRIORITIES)]
         self.propagations = 0
+        # a time.perf_counter() time after which fix_point raises TimeUp (0.0: none); the
+        # search and the compiler set it from the run's time limit
+        self.deadline = 0.0
 
     def int_var(self, lo: int, hi: int, name: str = "", bitset: bool = True) -> IntVar:
         """A new variable with domain lo..hi (`bitset=False`: bounds only, whatever the
@@ -51,7 +59,9 @@ class Solver:
             q.clear()
 
     def fix_point(self) -> None:
-        """Run queued propagators, cheapest first, until nothing changes."""
+        """Run queued propagators, cheapest first, until nothing changes. Raises TimeUp
+        (with the queues cleared) when the deadline has passed, so that a root propagation
+        converging slowly cannot outlast a time limit."""
         q0, q1, q2 = self.queues
         h0 = h1 = h2 = 0  # the next propagator to run in each queue
         p: Propagator | None = None
@@ -89,6 +99,10 @@ class Solver:
                 else:
                     p.scheduled = False
                     p.propagate()
+                if not count & CLOCK_MASK and self.deadline and \
+                        time.perf_counter() > self.deadline:
+                    self.clear_queue()
+                    raise TimeUp
         except Inconsistency:
             if p is not None:
                 p.failed()

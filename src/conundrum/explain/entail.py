@@ -7,6 +7,10 @@ A :class:`SubProblem` is compiled once per set of constraints, over their own va
 Each test pushes a trail level, applies the facts as domain changes, propagates, searches
 for a counterexample and undoes. Domains keep their bit sets (``keep_holes``) so that a fact
 x != w always takes effect.
+
+Under a Budget (model/budget.py) each search gets what is left of the limits, and one that a
+limit cuts short raises LimitReached: its missing counterexample would otherwise read as
+"entailed". Propagation stops at the budget's deadline too (engine.TimeUp).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from conundrum.explain.facts import Fact
+from conundrum.model.budget import Budget
 from conundrum.model.compiled import CompiledModel, compile_model
 from conundrum.model.expr import Expr, Var, postorder
 from conundrum.search.dfs import SearchOptions
@@ -34,7 +39,8 @@ def scope_of(constraint: Expr) -> list[Var]:
 class SubProblem:
     """A set of constraints over their own variables, ready for entailment tests."""
 
-    def __init__(self, constraints: Sequence[Expr]) -> None:
+    def __init__(self, constraints: Sequence[Expr], budget: Budget | None = None) -> None:
+        self.budget = budget
         seen: dict[int, Var] = {}
         for c in constraints:
             for v in scope_of(c):
@@ -43,7 +49,8 @@ class SubProblem:
         self.position = {v.index: k for k, v in enumerate(self.variables)}
         # None: the constraints have no solution whatever the facts
         self.compiled: CompiledModel | None = compile_model(
-            self.variables, list(constraints), keep_holes=True)
+            self.variables, list(constraints), keep_holes=True,
+            deadline=0.0 if budget is None else budget.deadline)
 
     @contextmanager
     def _facts(self, facts: Sequence[Fact]) -> Iterator[bool]:
@@ -52,6 +59,8 @@ class SubProblem:
         from conundrum.engine import Inconsistency
 
         assert self.compiled is not None
+        if self.budget is not None:
+            self.budget.check()  # many tests need no search: the clock is read here too
         decision, position = self.compiled.decision, self.position
         trail = self.compiled.solver.trail
         base = trail.depth
@@ -78,13 +87,18 @@ class SubProblem:
         """A solution below the loaded facts and this decision, or None."""
         assert self.compiled is not None
         stats = SearchStats()
-        run = self.compiled.run(_OPTIONS, stats, time.perf_counter(), path=decision)
+        budget = self.budget
+        opts = _OPTIONS
+        if budget is not None and (budget.limited or budget.on_progress is not None):
+            opts = SearchOptions(var_select="first_fail", **budget.search_limits())
+        run = self.compiled.run(opts, stats, time.perf_counter(), path=decision)
         try:
-            for values in run:
-                return values
-            return None
+            found = next(run, None)
         finally:
             run.close()
+        if budget is not None:
+            budget.charge(stats)  # LimitReached if the limit, not the search, said None
+        return found
 
     def satisfiable(self, facts: Sequence[Fact]) -> bool:
         """Whether the constraints have a solution that keeps every fact."""

@@ -24,7 +24,7 @@ step: a search on the whole model refutes x = w.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from conundrum.check import holds
@@ -39,8 +39,10 @@ from conundrum.explain.facts import (
     derived_view,
     facts_of,
 )
+from conundrum.model.budget import Budget, LimitReached
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import Expr, Var
+from conundrum.search.stats import SearchStats
 
 MAX_VALUES = 4096  # values per variable an explanation will consider
 CASE_SPLIT_TRIES = 6  # refuted suppositions whose chains are compared
@@ -57,6 +59,23 @@ class ExplainError(ModelError):
 
 
 Key = tuple[int, ...]  # positions in Model.constraints: one, or a pair
+
+
+class Explanation(list[Step]):
+    """The steps of an explanation: a list, with what a limit did to it. `complete` is
+    False when a time or node limit stopped the explanation first (`stopped_by` says
+    which): every step given holds, but they do not reach the solution. `unique` is True
+    once the solution was found unique, None when the limit came before that was known.
+    `stats`: the nodes and seconds of the whole explanation."""
+
+    def __init__(self, steps: Iterable[Step] = (), complete: bool = True,
+                 stopped_by: str | None = None, unique: bool | None = True,
+                 stats: SearchStats | None = None) -> None:
+        super().__init__(steps)
+        self.complete = complete
+        self.stopped_by = stopped_by
+        self.unique = unique
+        self.stats = SearchStats() if stats is None else stats
 
 
 @dataclass
@@ -95,7 +114,12 @@ def declared_domain(v: Var) -> list[int]:
 class Explainer:
     """Explains one model; `run()` gives the steps."""
 
-    def __init__(self, model: object) -> None:
+    def __init__(self, model: object, budget: Budget | None = None) -> None:
+        self.budget = budget
+        self.steps: list[Step] = []  # made so far (run() fills it)
+        self.unique: bool | None = None  # known once the solution is found unique
+        if budget is not None:
+            budget.check()
         variables: list[Var] = list(model.variables)  # type: ignore[attr-defined]
         constraints: list[Expr] = list(model.constraints)  # type: ignore[attr-defined]
         self.model = model
@@ -124,13 +148,18 @@ class Explainer:
         self.stale: set[Key] = {(pos,) for pos in self.scopes}
 
     def _unique_solution(self) -> dict[int, int]:
-        found = list(self.model.solutions(limit=2))  # type: ignore[attr-defined]
+        budget = self.budget
+        limits = {} if budget is None else budget.search_limits()
+        found = list(self.model.solutions(limit=2, **limits))  # type: ignore[attr-defined]
+        if budget is not None:
+            budget.charge(self.model.stats)  # type: ignore[attr-defined]
         if not found:
             raise ExplainError("the model has no solution, so there is nothing to explain", 0)
         if len(found) > 1:
             raise ExplainError("the model has more than one solution; an explanation leads "
                                "to a unique one", 2)
         sol = found[0]
+        self.unique = True
         return {v.index: sol[v] for v in self.variables}
 
     # ------------------------------------------------------------------------ facts
@@ -144,7 +173,7 @@ class Explainer:
     def subproblem(self, key: Key) -> SubProblem:
         sub = self.subproblems.get(key)
         if sub is None:
-            sub = SubProblem([self.constraints[pos] for pos in key])
+            sub = SubProblem([self.constraints[pos] for pos in key], self.budget)
             self.subproblems[key] = sub
         return sub
 
@@ -229,8 +258,9 @@ class Explainer:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> list[Step]:
-        """The steps, until every variable has one value left."""
-        steps: list[Step] = []
+        """The steps, until every variable has one value left (also in self.steps, where
+        a caller stopped by a limit finds those made so far)."""
+        steps = self.steps
         singles = [(pos,) for pos in self.scopes]
         while any(len(d) > 1 for d in self.domains.values()):
             cand = self.best(singles, self.domains, True, self.pools, self.stale)
@@ -409,10 +439,33 @@ def _chain_cost(step: Step) -> tuple[int, int, int]:
     return (len(step.chain), len(step.facts), len(step.constraints))
 
 
-def explain(model: object) -> list[Step]:
-    """The steps from the givens to the model's unique solution (ExplainError otherwise)."""
-    return Explainer(model).run()
+def explain(model: object, time_limit: float | None = None, node_limit: int | None = None,
+            on_progress: Callable[[SearchStats], object] | None = None,
+            budget: Budget | None = None) -> Explanation:
+    """The steps from the givens to the model's unique solution (ExplainError otherwise).
+
+    `time_limit` (seconds, counted from this call) and `node_limit` (the nodes of every
+    search the explanation runs, together) stop it early: the Explanation is then marked
+    incomplete (complete False, stopped_by "time_limit" or "node_limit") and holds the
+    steps made so far. `on_progress` is called with the statistics so far, as a search's.
+    `budget`, instead of the three, shares a larger computation's limits (generation's)."""
+    from conundrum.engine import TimeUp
+
+    if budget is None:
+        budget = Budget(time_limit, node_limit, on_progress)
+    explainer: Explainer | None = None
+    try:
+        explainer = Explainer(model, budget)
+        steps = explainer.run()
+    except (LimitReached, TimeUp) as exc:
+        reason = exc.reason if isinstance(exc, LimitReached) else "time_limit"
+        budget.stats.stop(reason)
+        made = [] if explainer is None else explainer.steps
+        unique = None if explainer is None else explainer.unique
+        return Explanation(made, complete=False, stopped_by=reason, unique=unique,
+                           stats=budget.finish())
+    return Explanation(steps, stats=budget.finish())
 
 
 __all__ = ["CASE_SPLIT", "COMBINATION", "DEDUCTION", "SEARCH", "ExplainError", "Explainer",
-           "explain"]
+           "Explanation", "explain"]

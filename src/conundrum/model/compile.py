@@ -19,11 +19,12 @@ Division or modulo by zero anywhere in the model makes that assignment fail
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
-from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
+from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver, TimeUp
 from conundrum.model.errors import ModelError
 from conundrum.model.expr import (
     Abs,
@@ -56,6 +57,7 @@ from conundrum.model.globals import (
     Regular,
     Table,
 )
+from conundrum.model.powers import check_power
 from conundrum.model.tabulate import table_rows, tabulable
 from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
 from conundrum.propagators.alldiff import post_all_different
@@ -140,8 +142,12 @@ def _sign(lin: Lin) -> int:
 class Compiler:
     """Builds a Solver from a model's variables and constraints."""
 
-    def __init__(self, variables: list[Var], constraints: list[Expr]) -> None:
+    def __init__(self, variables: list[Var], constraints: list[Expr],
+                 deadline: float = 0.0) -> None:
         self.solver = Solver()
+        # a time limit counts the compilation too: root propagation stops at the deadline
+        # (Solver.fix_point) and the constraints are posted while it has not passed
+        self.solver.deadline = deadline
         self.values: dict[int, Rat] = {}
         self.keep: list[Expr] = []  # decompositions must outlive the id()-keyed memo
         # tables that define auxiliary variables (tabulated subexpressions), see finish()
@@ -170,6 +176,8 @@ class Compiler:
         self.alias: dict[int, tuple[IntVar, int]] = {}
         self._merge_equal(constraints)
         for c in constraints:
+            if deadline and time.perf_counter() > deadline:
+                raise TimeUp
             self.post(c)
 
     def finish(self, drop_bits: bool = True) -> None:
@@ -497,6 +505,10 @@ class Compiler:
                 return ONE, ONE
             if node.k == 1:
                 return n, d
+            what = render(node.args[0])
+            for part in (n, d):
+                lo, hi = (part.const, part.const) if part.is_const() else part.bounds()
+                check_power(lo, hi, node.k, what)
             pn = Lin.of(self.power(self.as_var(n), node.k)) if not n.is_const() \
                 else Lin(None, n.const ** node.k)
             pd = Lin(None, d.const ** node.k) if d.is_const() \

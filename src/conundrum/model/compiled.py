@@ -82,7 +82,7 @@ class CompiledModel:
         time), every one verified by the checker. With an objective, each solution improves
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it
         between solutions, as a parallel search does with other workers' solutions)."""
-        from conundrum.engine import Inconsistency
+        from conundrum.engine import Inconsistency, TimeUp
         from conundrum.search.dfs import ObjectiveBound, search
 
         obj = self.obj
@@ -99,6 +99,9 @@ class CompiledModel:
                     self.apply(path)
                 except Inconsistency:
                     stats.fails += 1
+                    return
+                except TimeUp:  # a deadline the caller set on the solver
+                    stats.stop("time_limit")
                     return
             runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
                             phases)
@@ -126,15 +129,18 @@ def improves(value: int, best: list[int], sense: int) -> bool:
 
 
 def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,
-                  sense: int = 0, keep_holes: bool = False) -> CompiledModel | None:
+                  sense: int = 0, keep_holes: bool = False,
+                  deadline: float = 0.0) -> CompiledModel | None:
     """The compiled snapshot, or None when propagation at the root already fails.
     `keep_holes` keeps every bit-set domain a bit set, so that removing a value from
-    inside a domain always takes effect (explanations need that)."""
+    inside a domain always takes effect (explanations need that). `deadline`, a
+    time.perf_counter() time (0.0: none), is checked between constraints and during root
+    propagation: past it, engine.TimeUp is raised."""
     from conundrum.engine import Inconsistency
     from conundrum.model.compile import Compiler
 
     try:
-        compiler = Compiler(variables, constraints)
+        compiler = Compiler(variables, constraints, deadline)
         obj = compiler.objective(objective) if objective is not None else None
         compiler.solver.fix_point()
         compiler.finish(drop_bits=not keep_holes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
@@ -22,7 +22,7 @@ from conundrum.model.options import SearchKeywords
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
-    from conundrum.explain.facts import Step
+    from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
     from conundrum.parallel.options import Parallel
     from conundrum.search.dfs import SearchOptions
@@ -329,6 +329,7 @@ class Model:
         or on a Dask cluster (conundrum.parallel)."""
         import time
 
+        from conundrum.engine import TimeUp
         from conundrum.model.compiled import compile_model
 
         if stats is None:
@@ -336,7 +337,14 @@ class Model:
         self.stats = stats
         start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
         variables, constraints = snapshot if snapshot is not None else self._snapshot()
-        compiled = compile_model(variables, constraints, objective, sense)
+        deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
+        try:
+            compiled = compile_model(variables, constraints, objective, sense,
+                                     deadline=deadline)
+        except TimeUp:  # the time limit ran out while posting or propagating at the root
+            stats.stop("time_limit")
+            stats.seconds = time.perf_counter() - start
+            return
         if compiled is None:
             stats.seconds = time.perf_counter() - start
             return
@@ -448,7 +456,10 @@ class Model:
             stats.conclude("best")
         return None if last is None else self._solution(snapshot[0], last)
 
-    def explain(self, names: dict[Var, str] | None = None) -> list[Step]:
+    def explain(self, names: dict[Var, str] | None = None, *,
+                time_limit: float | None = None, node_limit: int | None = None,
+                on_progress: Callable[[SearchStats], object] | None = None,
+                ) -> Explanation:
         """How to reach the unique solution in small deductions, simplest first.
 
         Each step names the values it rules out (a variable left with one value is given
@@ -456,21 +467,28 @@ class Model:
         can be dropped. Steps on one constraint come before steps on two; when neither is
         left, a case split refutes a supposition by a chain of such steps. `names` gives
         variables the names to use in the steps' text. Raises ExplainError (a ModelError)
-        when the model has no solution or more than one."""
+        when the model has no solution or more than one.
+
+        `time_limit` and `node_limit` bound the whole explanation (every search it runs);
+        stopped by one, the result (a list of steps) has `complete` False and holds the
+        steps made so far, which do not reach the solution; self.stats says the same."""
         from conundrum.explain import explain
         from conundrum.explain.wording import Wording, describe_all
 
-        steps = explain(self)
+        steps = explain(self, time_limit, node_limit, on_progress)
+        self.stats = steps.stats
         describe_all(steps, Wording(self, {v.index: n for v, n in (names or {}).items()}))
         return steps
 
-    def difficulty(self) -> Rating:
+    def difficulty(self, *, time_limit: float | None = None, node_limit: int | None = None,
+                   on_progress: Callable[[SearchStats], object] | None = None) -> Rating:
         """How hard the model is to solve by reasoning: the grade derived from its
         explanation (easy, medium, hard, fiendish), or grade None when the model does not
-        have exactly one solution (see Rating.solutions)."""
+        have exactly one solution (see Rating.solutions), or when `time_limit` or
+        `node_limit` stopped the explanation first (Rating.complete is then False)."""
         from conundrum.explain.rating import rate
 
-        return rate(self)
+        return rate(self, time_limit, node_limit, on_progress)
 
     def _repr_html_(self) -> str:
         """The summary a notebook shows: variables, domain sizes, constraints by kind."""

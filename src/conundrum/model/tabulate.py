@@ -20,7 +20,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 
-from conundrum.model.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder
+from conundrum.model.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
+from conundrum.model.powers import check_power
 
 TABLE_LIMIT = 4096
 MAX_VARIABLES = 4
@@ -111,8 +112,11 @@ def table_rows(node: Expr, variables: list[Var],
             col = [_binary(op, x, y) for x, y in zip(column(sub.args[0]), column(sub.args[1]))]
         elif isinstance(sub, Pow):
             k = sub.k
-            col = [None if x is None else _num(x ** k)
-                   for x in column(sub.args[0])]
+            base = column(sub.args[0])
+            present = [x for x in base if x is not None]
+            if present:  # before any power is computed: it might be astronomically large
+                check_power(min(present), max(present), k, render(sub.args[0]))
+            col = [None if x is None else _num(x ** k) for x in base]
         elif isinstance(sub, Abs):
             col = [None if x is None else abs(x)  # type: ignore[misc]
                    for x in column(sub.args[0])]

@@ -10,9 +10,13 @@ excluded middle of |x| >= r (a bound inside the gap moves out of it; a bit set l
 whole gap, a bounds-only domain cannot lose interior values).
 
 An operation is undefined (None) for division or modulo by zero and for an inexact
-exact_div: such pairs have no support. Every propagator here is left non-idempotent: the
-engine runs it again until its own changes stop, which is what reaches the fixpoint when
-one bound's rounding tightens another.
+exact_div: such pairs have no support. The unary propagators are left non-idempotent: the
+engine runs them again until their own changes stop, which is what reaches the fixpoint
+when one bound's rounding tightens another. BinaryFunction runs its own rounds instead,
+at most BOUNDS_ROUNDS per call: on wide domains its interval reasoning may move the bounds
+by one unit per round (x*y == p for a prime p about 2**61 visits every candidate divisor
+up to sqrt(p), a factoring by trial division of a billion rounds), so past that many it
+stops and leaves the rest to search.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from collections.abc import Callable
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
 
 ENUMERATION_LIMIT = 1024
+BOUNDS_ROUNDS = 64  # rounds of interval reasoning in one call of BinaryFunction
 
 # ------------------------------------------------------------------ integer helpers
 
@@ -434,6 +439,12 @@ class BinaryFunction(Propagator):
         self.f, self.bounds = BINARY_OPS[op]
         self.x, self.y, self.z = x, y, z
         self.limit = limit
+        # one call reaches its own fixpoint (or gives up on a slow convergence, see the
+        # module's docstring), so its own changes need not wake it: that is what stops a
+        # slow convergence at BOUNDS_ROUNDS rounds. Views sharing a variable may wake it
+        # usefully (the propagator checklist), and keep it non-idempotent.
+        self.idempotent = (x.root is not y.root and x.root is not z.root
+                           and y.root is not z.root)
 
     def post(self) -> None:
         for v in (self.x, self.y, self.z):
@@ -442,16 +453,22 @@ class BinaryFunction(Propagator):
 
     def propagate(self) -> None:
         x, y, z = self.x, self.y, self.z
-        if x.lo == x.hi and y.lo == y.hi:
-            r = self.f(x.lo, y.lo)
-            if r is None:
-                raise Inconsistency
-            z.assign(r)
-            self.deactivate()
-        elif _small(x) and _small(y) and x.size() * y.size() <= self.limit:
-            self._enumerate()
-        else:
+        for _ in range(BOUNDS_ROUNDS):
+            if x.lo == x.hi and y.lo == y.hi:
+                r = self.f(x.lo, y.lo)
+                if r is None:
+                    raise Inconsistency
+                z.assign(r)
+                self.deactivate()
+                return
+            if _small(x) and _small(y) and x.size() * y.size() <= self.limit:
+                self._enumerate()  # domain consistent in one pass
+                return
+            # domains only shrink: equal sizes mean nothing changed (holes included)
+            xs, ys, zs = x.size(), y.size(), z.size()
             self.bounds(x, y, z)
+            if xs == x.size() and ys == y.size() and zs == z.size():
+                return
 
     def _enumerate(self) -> None:
         """Keep the values of x, y and z that take part in some z = f(x, y) (only the

@@ -18,18 +18,25 @@ a size limit). Uniqueness is monotone in the clues, so one pass leaves a minimal
 clue can be taken away (no two cages merged) without a second solution. With a difficulty,
 puzzles are made and graded (Model.difficulty) until one has it, up to `attempts`.
 
-All randomness comes from `random.Random(seed)`: the same seed gives the same puzzle.
-Uniqueness is always checked on the text read back by the family's own parser.
+All randomness comes from `random.Random(seed)`: the same seed gives the same puzzle; without
+one, a seed is drawn at random and returned (Generated.seed), so that the puzzle can be made
+again. Uniqueness is always checked on the text read back by the family's own parser.
+
+A time or node limit bounds the whole generation (every search it runs, the grading too,
+through one Budget): past it, generate raises LimitReached.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import isqrt
 from typing import Any
 
+from ..model.budget import Budget, LimitReached
+from ..search.stats import SearchStats
 from .base import PuzzleError, value_char
 
 FAMILIES = ("sudoku", "killer", "kenken", "futoshiki", "skyscrapers", "kakuro")
@@ -49,17 +56,19 @@ LABELS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 @dataclass
 class Generated:
-    """A generated puzzle: its text (the family's input format), its clue count and its
-    grade (None when no difficulty was asked)."""
+    """A generated puzzle: its text (the family's input format), its clue count, its
+    grade (None when no difficulty was asked) and the seed that makes it again."""
 
     text: str
     clues: int
     grade: str | None
     attempts: int
+    seed: int = 0
 
 
-def unique(family: str, text: str) -> bool:
-    """Whether the puzzle written as `text` has exactly one solution."""
+def unique(family: str, text: str, budget: Budget | None = None) -> bool:
+    """Whether the puzzle written as `text` has exactly one solution (LimitReached when
+    the budget ran out before that was known)."""
     from importlib import import_module
 
     module = import_module(f".{family}", __package__)
@@ -67,15 +76,24 @@ def unique(family: str, text: str) -> bool:
         model = module.parse(text, "generated").model
     except PuzzleError:
         return False  # e.g. a cage sum no digits reach: not a puzzle
-    return len(list(model.solutions(limit=2))) == 1
+    limits = {} if budget is None else budget.search_limits()
+    found = len(list(model.solutions(limit=2, **limits)))
+    if budget is not None:
+        budget.charge(model.stats)
+    return found == 1
 
 
-def solution_grid(n: int, box: tuple[int, int] | None, rng: random.Random) -> list[list[int]]:
+def solution_grid(n: int, box: tuple[int, int] | None, rng: random.Random,
+                  budget: Budget | None = None) -> list[list[int]]:
     """A random Latin square (a Sudoku grid with boxes)."""
     from .latin import latin_model
 
     m, x = latin_model(n, box)
-    sol = m.solve(value_select="random", var_select="input_order", seed=rng.randrange(2**31))
+    limits = {} if budget is None else budget.search_limits()
+    sol = m.solve(value_select="random", var_select="input_order", seed=rng.randrange(2**31),
+                  **limits)
+    if budget is not None:
+        budget.charge(m.stats)
     assert sol is not None
     return [[sol[v] for v in row] for row in x.rows]
 
@@ -158,32 +176,32 @@ def visible(line: list[int]) -> int:
 # ------------------------------------------------------------------ one puzzle
 
 def _remove_clues(clues: list[Any], write: Callable[[list[Any]], str], family: str,
-                  rng: random.Random) -> list[Any]:
+                  rng: random.Random, budget: Budget | None = None) -> list[Any]:
     """Take clues away in a random order while the puzzle stays unique."""
     order = list(clues)
     rng.shuffle(order)
     kept = list(clues)
     for clue in order:
         trial = [c for c in kept if c is not clue]
-        if unique(family, write(trial)):
+        if unique(family, write(trial), budget):
             kept = trial
     return kept
 
 
 def _pinned(clues: list[Any], extra: list[Any], write: Callable[[list[Any]], str],
-            family: str, rng: random.Random) -> list[Any]:
+            family: str, rng: random.Random, budget: Budget | None = None) -> list[Any]:
     """`clues` plus as few of `extra` (random order) as make the puzzle unique."""
     pool = list(extra)
     rng.shuffle(pool)
     chosen = list(clues)
-    while not unique(family, write(chosen)):
+    while not unique(family, write(chosen), budget):
         chosen.append(pool.pop())
     return chosen
 
 
-def make_sudoku(n: int, rng: random.Random) -> tuple[str, int]:
+def make_sudoku(n: int, rng: random.Random, budget: Budget | None = None) -> tuple[str, int]:
     b = isqrt(n)
-    sol = solution_grid(n, (b, b), rng)
+    sol = solution_grid(n, (b, b), rng, budget)
     cells = [(r, c) for r in range(n) for c in range(n)]
 
     def write(kept: list[tuple[int, int]]) -> str:
@@ -191,12 +209,13 @@ def make_sudoku(n: int, rng: random.Random) -> tuple[str, int]:
         return sudoku_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                             for r in range(n)])
 
-    kept = _remove_clues(cells, write, "sudoku", rng)
+    kept = _remove_clues(cells, write, "sudoku", rng, budget)
     return write(kept), len(kept)
 
 
-def make_futoshiki(n: int, rng: random.Random) -> tuple[str, int]:
-    sol = solution_grid(n, None, rng)
+def make_futoshiki(n: int, rng: random.Random, budget: Budget | None = None,
+                   ) -> tuple[str, int]:
+    sol = solution_grid(n, None, rng, budget)
     relations = []
     for r in range(n):
         for c in range(n):
@@ -212,13 +231,14 @@ def make_futoshiki(n: int, rng: random.Random) -> tuple[str, int]:
         return futoshiki_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                                for r in range(n)], rels)
 
-    start = _pinned(relations, givens, write, "futoshiki", rng)
-    kept = _remove_clues(start, write, "futoshiki", rng)
+    start = _pinned(relations, givens, write, "futoshiki", rng, budget)
+    kept = _remove_clues(start, write, "futoshiki", rng, budget)
     return write(kept), len(kept)
 
 
-def make_skyscrapers(n: int, rng: random.Random) -> tuple[str, int]:
-    sol = solution_grid(n, None, rng)
+def make_skyscrapers(n: int, rng: random.Random, budget: Budget | None = None,
+                     ) -> tuple[str, int]:
+    sol = solution_grid(n, None, rng, budget)
     cols = [[sol[r][c] for r in range(n)] for c in range(n)]
     edge = ([("top", i, visible(cols[i])) for i in range(n)]
             + [("bottom", i, visible(cols[i][::-1])) for i in range(n)]
@@ -232,16 +252,17 @@ def make_skyscrapers(n: int, rng: random.Random) -> tuple[str, int]:
         return skyscrapers_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                                  for r in range(n)], clues)
 
-    start = _pinned(edge, givens, write, "skyscrapers", rng)
-    kept = _remove_clues(start, write, "skyscrapers", rng)
+    start = _pinned(edge, givens, write, "skyscrapers", rng, budget)
+    kept = _remove_clues(start, write, "skyscrapers", rng, budget)
     return write(kept), len(kept)
 
 
-def make_caged(family: str, n: int, rng: random.Random) -> tuple[str, int]:
+def make_caged(family: str, n: int, rng: random.Random, budget: Budget | None = None,
+               ) -> tuple[str, int]:
     """Killer or KenKen: from one cage per cell, merge neighbouring cages while the puzzle
     stays unique; each merge that would lose uniqueness is refused for good."""
     box = (isqrt(n), isqrt(n)) if family == "killer" else None
-    sol = solution_grid(n, box, rng)
+    sol = solution_grid(n, box, rng, budget)
     cage = [[r * n + c for c in range(n)] for r in range(n)]
     ops: dict[int, str] = {}  # KenKen: a cage's operation, chosen when it forms
 
@@ -296,7 +317,7 @@ def make_caged(family: str, n: int, rng: random.Random) -> tuple[str, int]:
         # a KenKen merge stands if any operation keeps the puzzle unique
         for op in operations(vals) if family == "kenken" else [""]:
             ops[a] = op
-            if unique(family, write()):
+            if unique(family, write(), budget):
                 break
         else:
             cage, ops = saved, saved_ops
@@ -304,26 +325,40 @@ def make_caged(family: str, n: int, rng: random.Random) -> tuple[str, int]:
     return write(), count
 
 
-def make(family: str, n: int, rng: random.Random) -> tuple[str, int]:
+def make(family: str, n: int, rng: random.Random, budget: Budget | None = None,
+         ) -> tuple[str, int]:
     """One unique, minimal puzzle: its text and number of clues (cages for Killer and
     KenKen, run sums for Kakuro)."""
     if family == "sudoku":
-        return make_sudoku(n, rng)
+        return make_sudoku(n, rng, budget)
     if family == "futoshiki":
-        return make_futoshiki(n, rng)
+        return make_futoshiki(n, rng, budget)
     if family == "skyscrapers":
-        return make_skyscrapers(n, rng)
+        return make_skyscrapers(n, rng, budget)
     if family == "kakuro":
         from .generate_kakuro import make_kakuro
 
-        return make_kakuro(n, rng)
-    return make_caged(family, n, rng)
+        return make_kakuro(n, rng, budget)
+    return make_caged(family, n, rng, budget)
+
+
+def draw_seed() -> int:
+    """A seed drawn at random (from the system's entropy: no shared generator)."""
+    return secrets.randbelow(2**31)
 
 
 def generate(family: str, size: int | None = None, difficulty: str | None = None,
-             seed: int = 0, attempts: int = 50) -> Generated:
+             seed: int | None = None, attempts: int = 50, *,
+             time_limit: float | None = None, node_limit: int | None = None,
+             on_progress: Callable[[SearchStats], object] | None = None) -> Generated:
     """A puzzle of `family` with exactly one solution and minimal clues; with a
-    `difficulty`, one of that grade (ValueError after `attempts` puzzles of other grades)."""
+    `difficulty`, one of that grade (ValueError after `attempts` puzzles of other grades).
+    Without a `seed`, one is drawn at random; Generated.seed makes the puzzle again.
+
+    `time_limit` (seconds from this call) and `node_limit` (the nodes of every search the
+    generation runs) bound the whole: past one, LimitReached is raised (its `reason` is
+    "time_limit" or "node_limit"), never a puzzle not known to be unique and minimal.
+    `on_progress` is called with the statistics so far, as a search's."""
     if family not in FAMILIES:
         raise ValueError(f"cannot generate {family!r}; choose from {', '.join(FAMILIES)}")
     n = DEFAULT_SIZE[family] if size is None else size
@@ -333,16 +368,23 @@ def generate(family: str, size: int | None = None, difficulty: str | None = None
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ValueError(f"unknown difficulty {difficulty!r}; choose from "
                          f"{', '.join(DIFFICULTIES)}")
+    budget = Budget(time_limit, node_limit, on_progress)
+    if seed is None:
+        seed = draw_seed()
     rng = random.Random(seed)
     for attempt in range(1, attempts + 1):
-        text, clues = make(family, n, rng)
+        text, clues = make(family, n, rng, budget)
         if difficulty is None:
-            return Generated(text, clues, None, attempt)
+            return Generated(text, clues, None, attempt, seed)
         from importlib import import_module
 
+        from ..explain.rating import rate
+
         model = import_module(f".{family}", __package__).parse(text, "generated").model
-        grade = model.difficulty().grade
-        if grade == difficulty:
-            return Generated(text, clues, grade, attempt)
+        rating = rate(model, budget=budget)
+        if not rating.complete:
+            raise LimitReached(str(rating.stopped_by))
+        if rating.grade == difficulty:
+            return Generated(text, clues, rating.grade, attempt, seed)
     raise ValueError(f"no {difficulty} {family} of size {n} among {attempts} puzzles made "
                      f"from seed {seed}; try another seed")

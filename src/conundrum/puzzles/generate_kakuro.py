@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+
+from ..model.budget import Budget
 
 Cell = tuple[int, int]
 BLOCKED_SHARE = 0.3
@@ -117,15 +118,18 @@ def _clue_block(run: list[Cell]) -> tuple[Cell, str]:
     return ((r, c - 1), "across") if r == r2 else ((r - 1, c), "down")
 
 
-def _fillings(text: str) -> Iterator[dict[Cell, int]]:
+def _fillings(text: str, budget: Budget) -> list[dict[Cell, int]]:
     """At most two fillings of the Kakuro `text`, cell by cell."""
     from .kakuro import parse
 
     puzzle = parse(text, "generated")
-    for sol in puzzle.model.solutions(limit=2):
+    found = []
+    for sol in puzzle.model.solutions(limit=2, **budget.search_limits()):
         grid = puzzle.to_json(sol)["grid"]
-        yield {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row)
-               if v is not None}
+        found.append({(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row)
+                      if v is not None})
+    budget.charge(puzzle.model.stats)
+    return found
 
 
 def rectangles(runs: list[list[Cell]]) -> list[tuple[Cell, Cell, Cell, Cell]]:
@@ -155,7 +159,7 @@ def combinations(length: int) -> dict[int, int]:
 
 def _draw(runs: list[list[Cell]], filling: dict[Cell, int], free: set[Cell],
           alternatives: list[dict[Cell, int]], rng: random.Random,
-          ways: int) -> dict[Cell, int] | None:
+          ways: int, budget: Budget) -> dict[Cell, int] | None:
     """Digits for the `free` cells (the others keep theirs from `filling`), different in
     every run, no swappable rectangle (see `rectangles`), every free run's sum one that at
     most `ways` sets of digits reach, and such that no filling in `alternatives` has all
@@ -185,29 +189,33 @@ def _draw(runs: list[list[Cell]], filling: dict[Cell, int], free: set[Cell],
         for ne in differ[1:]:
             clause = clause | ne
         m += clause
-    sol = m.solve(value_select="random", seed=rng.randrange(2**31), node_limit=NODE_LIMIT)
+    limits = budget.search_limits()
+    # its own node limit (giving up: None) unless the budget has fewer nodes left
+    limits["node_limit"] = min(NODE_LIMIT, int(limits.get("node_limit", NODE_LIMIT)))
+    sol = m.solve(value_select="random", seed=rng.randrange(2**31), **limits)
+    budget.charge(m.stats)  # LimitReached only when the budget's own limit is reached
     return None if sol is None else {cell: sol[var] for cell, var in x.items()}
 
 
 def _unique_filling(n: int, white: set[Cell], runs: list[list[Cell]], rng: random.Random,
-                    ways: int) -> dict[Cell, int] | None:
+                    ways: int, budget: Budget) -> dict[Cell, int] | None:
     """A filling of the layout whose run sums (each reached by at most `ways` sets of
     digits) allow no other; None if none was found within FILL_ROUNDS redraws."""
     every = set(white)
-    filling = _draw(runs, {cell: 1 for cell in white}, every, [], rng, ways)
+    filling = _draw(runs, {cell: 1 for cell in white}, every, [], rng, ways, budget)
     alternatives: list[dict[Cell, int]] = []
     for _ in range(FILL_ROUNDS):
         if filling is None:
             return None
-        found = list(_fillings(kakuro_text(n, white, sums_of(runs, filling))))
+        found = _fillings(kakuro_text(n, white, sums_of(runs, filling)), budget)
         if len(found) == 1:
             return filling
         other = next(f for f in found if f != filling)
         alternatives.append(other)
         differ = {cell for cell in white if other[cell] != filling[cell]}
         local = {cell for run in runs if differ & set(run) for cell in run}
-        filling = (_draw(runs, filling, local, alternatives, rng, ways)
-                   or _draw(runs, filling, every, alternatives, rng, ways))
+        filling = (_draw(runs, filling, local, alternatives, rng, ways, budget)
+                   or _draw(runs, filling, every, alternatives, rng, ways, budget))
     return None
 
 
@@ -216,15 +224,19 @@ def sums_of(runs: list[list[Cell]], filling: dict[Cell, int]) -> dict[tuple[Cell
     return {_clue_block(run): sum(filling[cell] for cell in run) for run in runs}
 
 
-def make_kakuro(n: int, rng: random.Random) -> tuple[str, int]:
+def make_kakuro(n: int, rng: random.Random, budget: Budget | None = None,
+                ) -> tuple[str, int]:
     """A unique Kakuro of an n x n grid with minimal clues: its text and number of sums."""
     from .generate import unique
+
+    if budget is None:
+        budget = Budget()
 
     for _ in range(LAYOUT_TRIES):
         white = layout(n, rng)
         runs = [run for run in runs_of(white, n) if len(run) >= 2]
         for ways in WAYS:
-            filling = _unique_filling(n, white, runs, rng, ways)
+            filling = _unique_filling(n, white, runs, rng, ways, budget)
             if filling is not None:
                 break
         else:
@@ -234,7 +246,7 @@ def make_kakuro(n: int, rng: random.Random) -> tuple[str, int]:
         rng.shuffle(order)
         for clue in order:
             trial = {k: v for k, v in sums.items() if k != clue}
-            if unique("kakuro", kakuro_text(n, white, trial)):
+            if unique("kakuro", kakuro_text(n, white, trial), budget):
                 sums = trial
         return kakuro_text(n, white, sums), len(sums)
     raise ValueError(f"no unique Kakuro of size {n} found on {LAYOUT_TRIES} layouts")

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-from conundrum.engine import Inconsistency, IntVar, IntView, Solver
+from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.search.selectors import (
     EQ,
     GT,
@@ -179,6 +179,11 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start, phases or [])
+    # propagation looks at the clock too (Solver.fix_point), so that one slow node cannot
+    # outlast the limit; a deadline set by the caller (an explanation's) is kept if sooner
+    saved_deadline = solver.deadline
+    if deadline is not None and (not saved_deadline or deadline < saved_deadline):
+        solver.deadline = deadline
     try:
         if kind == "lds":
             seen: set[tuple[int, ...]] = set()
@@ -192,10 +197,13 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
         pass  # check_limits named the limit in stats.stopped_by
+    except TimeUp:
+        stats.stop("time_limit")
     except GeneratorExit:
         stats.stop("closed")
         raise
     finally:
+        solver.deadline = saved_deadline
         stats.seconds = time.perf_counter() - start
         stats.propagations = solver.propagations
 

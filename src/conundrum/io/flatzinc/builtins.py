@@ -103,13 +103,20 @@ def _int_pow(ctx: Context, a: Any, b: Any, c: Any) -> Any:
     if (ahi - alo + 1) * (bhi - blo + 1) > 100_000:
         raise FznError("int_pow with a variable or negative exponent over more than 100,000 "
                        "pairs of values is not supported")
+    clo, chi = ctx.range_of(c)
+    c_bits = max(abs(clo), abs(chi)).bit_length()
     rows = []
     for x in range(alo, ahi + 1):
+        # |x| ** y >= 2 ** ((bits - 1) * y): a row whose power exceeds every value of c is
+        # left out before it is computed (2 ** 100000 would take a while, and memory)
+        low_bits = abs(x).bit_length() - 1
         for y in range(blo, bhi + 1):
             if y >= 0:
-                rows.append((x, y, x ** y))
+                if low_bits * y <= c_bits:
+                    rows.append((x, y, x ** y))
             elif x != 0:
-                rows.append((x, y, _trunc_div(1, x ** -y)))
+                # 1 div x^-y: 0 once |x| >= 2, without computing the power
+                rows.append((x, y, 0 if low_bits else _trunc_div(1, x ** -y)))
     return cn.table([a, b, c], rows)
 
 
