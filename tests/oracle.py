@@ -137,6 +137,48 @@ def table(xs: Sequence[int], tuples: Iterable[Sequence[int]]) -> bool:
     return tuple(xs) in {tuple(t) for t in tuples}
 
 
+def all_different_views(
+    domains: Sequence[Iterable[int]], entries: Sequence[tuple[int, int]],
+    pins: dict[int, int] | None = None,
+) -> Assignment | None:
+    """One solution of all_different over ``entries``, each a pair (root, offset) standing for
+    ``root + offset``, the roots taking values in ``domains`` (``pins`` fixes some roots);
+    None if there is none. A root may appear in several entries (views of one variable).
+
+    Depth-first over the roots, smallest domain first, with an explicit stack; each root's
+    entries must differ from each other and from the entries already placed. Returns the
+    root values (by root index)."""
+    pins = pins or {}
+    doms = [[pins[r]] if r in pins else sorted(set(d)) for r, d in enumerate(domains)]
+    offs = [[o for s, o in entries if s == r] for r in range(len(doms))]
+    order = sorted(range(len(doms)), key=lambda r: len(doms[r]))
+    values = [0] * len(doms)
+    placed: list[list[int]] = []  # the entry values of each placed level
+    used: set[int] = set()
+    nxt = [0] * (len(order) + 1)
+    level = 0
+    while True:
+        if level == len(order):
+            return tuple(values)
+        r = order[level]
+        while nxt[level] < len(doms[r]):
+            v = doms[r][nxt[level]]
+            nxt[level] += 1
+            vals = [v + o for o in offs[r]]
+            if len(set(vals)) == len(vals) and used.isdisjoint(vals):
+                values[r] = v
+                used.update(vals)
+                placed.append(vals)
+                level += 1
+                nxt[level] = 0
+                break
+        else:
+            if level == 0:
+                return None
+            level -= 1
+            used.difference_update(placed.pop())
+
+
 # ------------------------------------------------------------------------ enumeration
 
 

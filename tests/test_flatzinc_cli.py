@@ -212,3 +212,36 @@ def test_minizinc_config_prints_and_installs(tmp_path, capsys):
     blocked.write_text("")
     assert main(["minizinc-config", "--install", str(blocked)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+# the issue's reproduction, X_INTRODUCED_ shortened to XI_
+WIDE_ALLDIFF = """\
+predicate fzn_all_different_int(array [int] of var int: x);
+array [1..3] of int: XI_6_ = [1,-1,-1];
+var 1..1000000000: a:: output_var;
+var 1..5: XI_0_;
+var 1..5: XI_1_;
+var 1..5: XI_2_;
+array [1..3] of var int: y:: output_array([1..3]) = [XI_0_,XI_1_,XI_2_];
+array [1..4] of var int: XI_3_ ::var_is_introduced  = [a,XI_0_,XI_1_,XI_2_];
+constraint fzn_all_different_int(XI_3_);
+constraint int_lin_le(XI_6_,[a,XI_1_,XI_0_],2);
+solve :: int_search([XI_0_,XI_1_,XI_2_,a],input_order,indomain_min,complete) satisfy;
+"""
+
+
+def test_all_different_with_a_wide_variable_that_shrinks(tmp_path, capsys):
+    """ENGINE-BUGS.md "all_different on a bounds-only variable that shrinks ..." (FIXED):
+    `a` (1..10^9) drops to a few values beside three fixed ones; it used to print
+    "internal error". Every solution, each once, against brute force (a <= 2 + y2 + y1)."""
+    code, out, err = run(tmp_path, capsys, WIDE_ALLDIFF, "-a")
+    assert code == 0 and err == "" and out.endswith("==========\n")
+    got = []
+    for block in out.split("----------\n")[:-1]:
+        a = int(block.split("a = ")[1].split(";")[0])
+        y = tuple(int(v) for v in block.split("[")[1].split("]")[0].split(","))
+        got.append((a, *y))
+    truth = [(a, *y) for y0 in range(1, 6) for y1 in range(1, 6) for y2 in range(1, 6)
+             for y in [(y0, y1, y2)] for a in range(1, 13)
+             if len({a, *y}) == 4 and a - y1 - y0 <= 2]
+    assert sorted(got) == sorted(truth) and len(got) == len(set(got))
