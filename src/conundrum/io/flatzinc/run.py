@@ -55,11 +55,14 @@ def read_source(path: str) -> str:
 
 def output_vars(problem: Problem) -> list:
     """The model variables the output items print, each once, in the order printed."""
-    found: dict[int, object] = {}
+    from conundrum.model.expr import Var
+
+    found: dict[int, Var] = {}
     for out in problem.outputs:
-        for item in (out.value if out.dims is not None else [out.value]):  # type: ignore[attr-defined]
-            if not isinstance(item, int):
-                found.setdefault(item.index, item)  # type: ignore[attr-defined]
+        items = out.value if isinstance(out.value, list) else [out.value]
+        for item in items:
+            if isinstance(item, Var):  # (a constant prints as itself)
+                found.setdefault(item.index, item)
     return list(found.values())
 
 
