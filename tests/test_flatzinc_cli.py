@@ -3,6 +3,10 @@ on committed FlatZinc texts (no MiniZinc needed)."""
 
 from __future__ import annotations
 
+import itertools
+import re
+from pathlib import Path
+
 import pytest
 
 from conundrum.cli import main
@@ -152,6 +156,61 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, text, message):
 def test_missing_file(capsys):
     assert main(["fzn", "/nonexistent/model.fzn"]) == 2
     assert "cannot read /nonexistent/model.fzn" in capsys.readouterr().err
+
+
+HIDDEN = """\
+var 0..1: x :: output_var;
+var bool: b ::var_is_introduced;
+solve satisfy;
+"""
+
+GCC_LEX = Path(__file__).resolve().parent / "data" / "flatzinc" / "gcc_lex_std.fzn"
+
+
+def blocks(out: str) -> list[str]:
+    return out.split("----------\n")[:-1]
+
+
+def test_each_output_assignment_is_printed_once(tmp_path, capsys):
+    """A variable that is not output does not multiply the solutions printed (MiniZinc's
+    convention): x = 0 and x = 1 once each, whatever b is; the statistics count 2."""
+    code, out, _ = run(tmp_path, capsys, HIDDEN, "-a", "-s")
+    assert code == 0
+    assert blocks(out) == ["x = 0;\n", "x = 1;\n"]
+    assert "==========\n" in out and "%%%mzn-stat: solutions=2\n" in out
+    assert blocks(run(tmp_path, capsys, HIDDEN, "-n", "2")[1]) == ["x = 0;\n", "x = 1;\n"]
+    assert blocks(run(tmp_path, capsys, HIDDEN, "-a", "-p", "2")[1]) in (
+        ["x = 0;\n", "x = 1;\n"], ["x = 1;\n", "x = 0;\n"])
+
+
+def gcc_lex_truth() -> set[tuple[int, ...]]:
+    """The distinct x of gcc_lex_std.fzn's model, by brute force (c follows from x)."""
+    found = set()
+    for x in itertools.product(range(4), repeat=6):
+        c = [x.count(v) for v in range(4)]
+        if x[:3] < x[3:] and c[0] >= 1 and c[3] <= 1 and sum(x) == 8:
+            found.add(x)
+    return found
+
+
+@pytest.mark.parametrize("flags", [["-a"], ["-a", "-p", "2"], ["-a", "-f"]])
+def test_decomposed_lex_less_and_counts_print_distinct_solutions(capsys, flags):
+    """MiniZinc's own decompositions of lex_less and global_cardinality (Booleans neither
+    output nor determined by the outputs): every solution once, as many blocks as the
+    model has distinct solutions (the 186 Gecode prints, 358 before)."""
+    assert main(["fzn", *flags, str(GCC_LEX)]) == 0
+    out = capsys.readouterr().out
+    printed = [tuple(int(v) for v in re.search(r"x = array1d\(1..6, \[(.*)\]\)", b)
+                     .group(1).split(",")) for b in blocks(out)]
+    truth = gcc_lex_truth()
+    assert len(printed) == len(set(printed)) == len(truth)
+    assert set(printed) == truth and out.endswith("==========\n")
+
+
+def test_decomposed_lex_less_with_a_solution_limit(capsys):
+    assert main(["fzn", "-n", "40", str(GCC_LEX)]) == 0
+    found = blocks(capsys.readouterr().out)
+    assert len(found) == len(set(found)) == 40
 
 
 def test_bad_flags(tmp_path, capsys):

@@ -58,6 +58,25 @@ class CompiledModel:
                            value_select))
         return phases
 
+    def project(self, opts: SearchOptions) -> list[IntVar] | None:
+        """The options' projection variables as this snapshot's engine variables (None:
+        no projection)."""
+        positions = self.project_positions(opts)
+        return None if positions is None else [self.decision[k] for k in positions]
+
+    def project_positions(self, opts: SearchOptions) -> list[int] | None:
+        """The positions of the projection variables in the snapshot (None: no projection)."""
+        if opts.project is None:
+            return None
+        index = {v.index: k for k, v in enumerate(self.variables)}
+        positions = []
+        for v in opts.project:  # type: ignore[attr-defined]
+            if v.index not in index:
+                raise ModelError(f"project: variable {v.name or v.index!r} was created "
+                                 "after this search began")
+            positions.append(index[v.index])
+        return positions
+
     def improves(self, value: int, best: list[int]) -> bool:
         """Whether an objective value beats the incumbent held in `best` ([] or [value])."""
         return improves(value, best, self.sense)
@@ -79,7 +98,8 @@ class CompiledModel:
             best: list[int] | None = None, path: Sequence[PathStep] = (),
             ) -> Generator[list[int], None, None]:
         """The values of the variables in each solution below `path` (a fresh list each
-        time), every one verified by the checker. With an objective, each solution improves
+        time), every one verified by the checker; with `opts.project`, one solution per
+        assignment of the projection variables. With an objective, each solution improves
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it
         between solutions, as a parallel search does with other workers' solutions)."""
         from conundrum.engine import Inconsistency, TimeUp
@@ -104,7 +124,7 @@ class CompiledModel:
                     stats.stop("time_limit")
                     return
             runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
-                            phases)
+                            phases, self.project(opts))
             try:
                 for _ in runner:
                     values = [ev.lo for ev in self.decision]

@@ -296,22 +296,25 @@ class Model:
         if search_kwargs.get("phases") is not None:
             search_kwargs["phases"] = [(self._phase_vars(xs), vs, val)
                                        for xs, vs, val in search_kwargs["phases"]]
+        if search_kwargs.get("project") is not None:
+            search_kwargs["project"] = self._phase_vars(search_kwargs["project"], "project")
         return SearchOptions(**search_kwargs), parallel
 
-    def _phase_vars(self, items: object) -> list[Var]:
-        """The variables of a search phase (a variable, or any nesting of lists of them)."""
+    def _phase_vars(self, items: object, what: str = "phases") -> list[Var]:
+        """The variables of a search phase or of `project` (a variable, or any nesting of
+        lists of them)."""
         stack, found = [items], []
         while stack:
             item = stack.pop()
             if isinstance(item, Var):
                 if item.model is not self:
-                    raise ModelError(f"phases: variable {item.name or item.index!r} belongs "
+                    raise ModelError(f"{what}: variable {item.name or item.index!r} belongs "
                                      "to another model")
                 found.append(item)
             elif isinstance(item, list | tuple | Matrix):
                 stack.extend(reversed(list(item)))
             else:
-                raise ModelError(f"phases: {item!r} is not a variable of the model")
+                raise ModelError(f"{what}: {item!r} is not a variable of the model")
         return found
 
     def _snapshot(self) -> tuple[list[Var], list[Expr]]:

@@ -29,6 +29,9 @@ class SearchKeywords(TypedDict, total=False):
     - ``seed``: for ``value_select="random"``;
     - ``on_progress``: called with the statistics about five times a second;
     - ``phases``: ``[(variables, var_select, value_select), ...]`` searched in order;
+    - ``project``: variables the solutions must be distinct on (projected enumeration):
+      each assignment of them that extends to a solution is given once, with one
+      completion of the other variables (counts count these assignments);
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -41,6 +44,7 @@ class SearchKeywords(TypedDict, total=False):
     seed: int
     on_progress: Callable[[SearchStats], object]
     phases: Sequence[tuple[Operands, VarSelect, ValueSelect]]
+    project: Operands
     workers: int
     scheduler: object
     ordered: bool

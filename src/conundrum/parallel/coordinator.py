@@ -96,6 +96,9 @@ class _Run:
         self.tries: dict[int, int] = {}
         # solutions passed on per running subproblem (so that a re-run repeats none)
         self.passed: dict[int, set[tuple[int, ...]]] = {}
+        # what identifies a solution there: its projection in a projected enumeration (a
+        # re-run may complete a projection differently), else all its values
+        self.key_positions = compiled.project_positions(opts)
         self.retried: set[int] = set()
         # ordered: the lowest unfinished subproblem, the others' solutions held back
         self.next = 0
@@ -185,7 +188,8 @@ class _Run:
         opts = self.opts
         limit = PROBE_NODES if self.node_limit is None else min(PROBE_NODES, self.node_limit)
         probe_opts = SearchOptions(opts.var_select, opts.value_select, opts.method,
-                                   opts.time_limit, limit, opts.seed, None, opts.phases)
+                                   opts.time_limit, limit, opts.seed, None, opts.phases,
+                                   opts.project)
         probe = SearchStats()
         for values in self.compiled.run(probe_opts, probe, self.start, self.best):
             self.count += 1
@@ -231,7 +235,7 @@ class _Run:
     def _solutions(self, number: int, solutions: list[list[int]]) -> Iterator[list[int]]:
         passed = self.passed.setdefault(number, set())
         for values in solutions:
-            key = tuple(values)
+            key = self._key(values)
             if number in self.retried and key in passed:
                 continue  # passed on before its worker died
             if self.ordered and number != self.next:
@@ -241,6 +245,10 @@ class _Run:
             self.count += 1
             self.stats.solutions = self.count
             yield values
+
+    def _key(self, values: list[int]) -> tuple[int, ...]:
+        positions = self.key_positions
+        return tuple(values) if positions is None else tuple(values[k] for k in positions)
 
     def _improved(self, values: list[int], objective: int) -> Iterator[list[int]]:
         if self.compiled.improves(objective, self.best):
@@ -279,7 +287,7 @@ class _Run:
         held = self.held.pop(number, [])
         passed = self.passed.setdefault(number, set())
         for values in held:
-            passed.add(tuple(values))
+            passed.add(self._key(values))
             self.count += 1
             self.stats.solutions = self.count
             yield values

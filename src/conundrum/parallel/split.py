@@ -29,13 +29,19 @@ def split(compiled: CompiledModel, opts: SearchOptions, target: int, stats: Sear
     decision variables' domain sizes) is split first: x != v leaves a much bigger subtree
     than x = v, and splitting level by level would leave one subproblem with most of the
     work. A node that is already a solution, or whose next branching is on an auxiliary
-    variable (which a worker's engine may number differently), stays whole.
+    variable (which a worker's engine may number differently), stays whole; so does, in a
+    projected enumeration (opts.project), a node whose projection variables are all fixed:
+    its completions are one projection, to be reported once, so the subproblems are cut
+    along projection variables alone and their projections are disjoint.
 
     The nodes tried are counted in `stats`; a node that fails is dropped. Splitting stops
     early (leaving bigger subproblems) at the deadline or the node limit."""
     solver = compiled.solver
     trail = solver.trail
-    choose = branching(solver, compiled.decision, compiled.extra, opts, compiled.phases(opts))
+    project = compiled.project(opts)
+    choose = branching(solver, compiled.decision, compiled.extra, opts, compiled.phases(opts),
+                       project)
+    members = None if project is None else {id(x) for x in project}
     # open nodes: (-log2 of the search space, order, path, position in depth-first order)
     heap: list[tuple[float, int, Path, tuple[int, ...]]] = [(-_space(compiled), 0, (), ())]
     closed: list[tuple[tuple[int, ...], Path]] = []
@@ -50,7 +56,8 @@ def split(compiled: CompiledModel, opts: SearchOptions, target: int, stats: Sear
         try:
             compiled.apply(path)  # it propagated without failure when it was made
             choice = choose()
-            if choice is None or id(choice[0]) not in compiled.position:
+            if choice is None or id(choice[0]) not in compiled.position or (
+                    members is not None and id(choice[0]) not in members):
                 closed.append((place, path))
                 continue
             k = compiled.position[id(choice[0])]

@@ -15,6 +15,15 @@ reads the values before resuming the generator.
 
 Auxiliary variables left unfixed once the branching variables are fixed are labelled last,
 with the default value choice (auto_value).
+
+Projected enumeration (option `project`, a list of variables): the solutions are distinct on
+those variables, each of their assignments that extends to a solution reported once. They
+are branched on first (in the order the phases give among them, then by the options'
+heuristics); once they are all fixed the node is a *completion*: the rest is searched only
+until one solution is found, then the search backtracks into the projection variables (a
+completion without solution is simply a failure). Under branch and bound the objective must
+be fixed too before a node counts as a completion, so that a better solution with the same
+projection is never cut away. Without `project` the search is the plain one.
 """
 
 from __future__ import annotations
@@ -31,6 +40,8 @@ from conundrum.search.selectors import (
     VALUE_SELECTS,
     VAR_SELECTS,
     Decision,
+    ValueChooser,
+    VarChooser,
     apply_decision,
     auto_value,
     make_value_select,
@@ -45,13 +56,13 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases")
+                 "on_progress", "phases", "project")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
-                 phases: object = None) -> None:
+                 phases: object = None, project: object = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -62,6 +73,9 @@ class SearchOptions:
         # (variables, var_select, value_select) triples over the model's variables; the
         # model resolves them to engine variables (search() takes them as `phases`)
         self.phases = phases
+        # the variables the solutions must be distinct on (projected enumeration), or None;
+        # model variables, resolved by the model as the phases are
+        self.project = project
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
@@ -160,6 +174,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            extra_vars: list[IntVar] | None = None,
            start: float | None = None,
            phases: list[tuple[list[IntVar], str, str]] | None = None,
+           project: list[IntVar] | None = None,
            ) -> Generator[None, None, None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
@@ -169,7 +184,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     MiniZinc's seq_search does; then the options' heuristics take the rest. `bound` is
     applied at every node before propagation (branch and bound). `start` (a perf_counter
     time, default now) is when the caller's clock started: stats.seconds and the time limit
-    count from it.
+    count from it. `project` (engine variables, or None) asks for projected enumeration:
+    one solution per assignment of those variables (see the module's note).
 
     Closed before the end (the caller stopped reading), the search is incomplete: its
     statistics say so, with stopped_by "closed" unless the caller named its own reason."""
@@ -178,7 +194,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
-                     start, phases or [])
+                     start, phases or [], project)
     # propagation looks at the clock too (Solver.fix_point), so that one slow node cannot
     # outlast the limit; a deadline set by the caller (an explanation's) is kept if sooner
     saved_deadline = solver.deadline
@@ -210,12 +226,17 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
 
 def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
               options: SearchOptions, phases: list[tuple[list[IntVar], str, str]],
+              project: list[IntVar] | None = None,
               ) -> Callable[[], tuple[IntVar, tuple[Decision, ...]] | None]:
     """The search's own choice at the current state of the engine: a function giving
     (variable, decisions) for the next branching, or None when every variable is fixed.
-    A parallel search splits the tree with it into subproblems."""
+    A parallel search splits the tree with it into subproblems. With `project`, the
+    projection variables come first; a branching on another variable means they are all
+    fixed (the node is a completion, which must not be split)."""
     runner = _Runner(solver, branch_vars, extra_vars, options, SearchStats(), None, None,
-                     0.0, phases)
+                     0.0, phases, project)
+    if project is not None:
+        return runner.projected_alternatives
     return runner.alternatives
 
 
@@ -223,7 +244,8 @@ class _Runner:
     def __init__(self, solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
                  options: SearchOptions, stats: SearchStats,
                  bound: ObjectiveBound | None, deadline: float | None,
-                 start: float, phases: list[tuple[list[IntVar], str, str]]) -> None:
+                 start: float, phases: list[tuple[list[IntVar], str, str]],
+                 project: list[IntVar] | None) -> None:
         self.solver = solver
         self.vars = branch_vars
         self.stats = stats
@@ -242,6 +264,38 @@ class _Runner:
         self.phases = [(list(xs), make_var_select(var_select),
                         make_value_select(value_select, options.seed))
                        for xs, var_select, value_select in phases]
+        # projected enumeration: the phases restricted to the projection variables, then
+        # the options' heuristics over all of them; the key of a reported solution
+        self.projecting = project is not None
+        self.completing = False
+        self.project_phases: list[tuple[list[IntVar], VarChooser, ValueChooser]] = []
+        self.key_vars: list[IntView] = list(branch_vars)
+        if project is not None:
+            members = {id(x) for x in project}
+            for xs, select_var, select_value in self.phases:
+                ys = [x for x in xs if id(x) in members]
+                if ys:
+                    self.project_phases.append((ys, select_var, select_value))
+            self.project_phases.append((list(project), self.select_var, self.select_value))
+            self.key_vars = list(project)
+            if bound is not None:
+                self.key_vars.append(bound.obj)
+
+    def projected_alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
+        """Like alternatives(), the projection variables first; sets self.completing when
+        they (and the objective, under branch and bound) are all fixed."""
+        for xs, select_var, select_value in self.project_phases:
+            x = select_var(xs)
+            if x is not None:
+                self.completing = False
+                decisions = select_value(x)
+                kind, v = decisions[0]
+                if kind == EQ and x.bits < 0 and x.lo < v < x.hi:
+                    decisions = ((EQ, v), (LE, v - 1), (GT, v))  # as in alternatives()
+                return x, decisions
+        bound = self.bound
+        self.completing = bound is None or bound.obj.lo == bound.obj.hi
+        return self.alternatives()
 
     def alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
         """(var, decisions) for the next branching, or None when every variable is fixed."""
@@ -290,7 +344,8 @@ class _Runner:
         """Record the current solution; False if an earlier LDS iteration reported it."""
         if seen is None:
             return True
-        key = tuple(x.lo for x in self.vars)  # auxiliaries follow from these
+        # auxiliaries follow from the variables; a projected search reports projections
+        key = tuple(x.lo for x in self.key_vars)
         if key in seen:
             return False
         seen.add(key)
@@ -301,6 +356,7 @@ class _Runner:
         solver, stats, trail = self.solver, self.stats, self.solver.trail
         bound = self.bound
         limited = self.limited
+        projecting = self.projecting
         profile = stats.depth_nodes
         base = trail.depth
         trail.push_level()
@@ -312,15 +368,17 @@ class _Runner:
                 except Inconsistency:
                     stats.fails += 1
                     return
-            root = self.alternatives()
+            root = self.projected_alternatives() if projecting else self.alternatives()
             if root is None:
                 if self.is_new(seen):
                     stats.solutions += 1
                     yield
                 return
             trail.push_level()
-            # a frame: [variable, decisions, next decision, discrepancies so far]
-            stack: list[list[Any]] = [[root[0], root[1], 0, 0]]
+            # a frame: [variable, decisions, next decision, discrepancies so far], and in a
+            # projected search whether the frame belongs to a completion
+            stack: list[list[Any]] = [[root[0], root[1], 0, 0, self.completing]
+                                      if projecting else [root[0], root[1], 0, 0]]
             while stack:
                 frame = stack[-1]
                 alts = frame[1]
@@ -358,14 +416,24 @@ class _Runner:
                         stats.stopped_by = "bbs"
                         raise _Stop from None
                     continue
-                children = self.alternatives()
+                children = self.projected_alternatives() if projecting else self.alternatives()
                 if children is None:
                     if self.is_new(seen):
                         stats.solutions += 1
                         yield
+                    if projecting:
+                        # one completion is enough: close the completion's open branchings
+                        # (the frames above the last one on a projection variable)
+                        k = len(stack) - 1
+                        while k >= 0 and stack[k][4]:
+                            stack[k][2] = len(stack[k][1])
+                            k -= 1
                     continue
                 trail.push_level()
-                stack.append([children[0], children[1], 0, d])
+                if projecting:
+                    stack.append([children[0], children[1], 0, d, self.completing])
+                else:
+                    stack.append([children[0], children[1], 0, d])
         finally:
             while trail.depth > base:
                 trail.pop_level()

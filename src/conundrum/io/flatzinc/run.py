@@ -55,13 +55,28 @@ def read_source(path: str) -> str:
         raise FznError(f"{path} is not a UTF-8 text file") from None
 
 
+def output_vars(problem: Problem) -> list:
+    """The model variables the output items print, each once, in the order printed."""
+    from conundrum.model.expr import Var
+
+    found: dict[int, Var] = {}
+    for out in problem.outputs:
+        items = out.value if isinstance(out.value, list) else [out.value]
+        for item in items:
+            if isinstance(item, Var):  # (a constant prints as itself)
+                found.setdefault(item.index, item)
+    return list(found.values())
+
+
 def search_options(problem: Problem, args: argparse.Namespace) -> dict:
     """The model's search options: the annotations' phases, then MiniZinc's own variables
-    (not the ones it introduced) under conundrum's defaults, then everything else."""
+    (not the ones it introduced) under conundrum's defaults, then everything else; the
+    solutions projected on the output variables (MiniZinc's convention: each assignment of
+    them is printed once, the other variables completed once)."""
     phases = list(problem.phases)
     if problem.default_vars:
         phases.append((problem.default_vars, "dom_wdeg", "auto"))
-    opts: dict = {"phases": phases, "seed": args.seed}
+    opts: dict = {"phases": phases, "seed": args.seed, "project": output_vars(problem)}
     if args.time_ms is not None:
         opts["time_limit"] = args.time_ms / 1000
     if args.workers > 1:
