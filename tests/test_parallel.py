@@ -348,3 +348,17 @@ def test_ctrl_c_stops_the_command_and_every_worker() -> None:
     alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()
              and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
     assert alive == []
+
+
+def test_an_absurd_number_of_workers_is_refused_before_any_process_starts(capsys):
+    # `-p 1000000` used to start a process per worker; at most MAX_WORKERS run on a machine
+    from conundrum.cli import main
+    from conundrum.parallel.options import MAX_WORKERS
+
+    m = cn.Model()
+    m.int_var(0, 3, "x")
+    with pytest.raises(cn.ModelError, match=f"at most {MAX_WORKERS} worker processes"):
+        m.count(workers=MAX_WORKERS + 1)
+    assert main(["queens", "8", "--count", "-p", "1000000"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"at most {MAX_WORKERS} worker processes" in err

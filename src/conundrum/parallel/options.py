@@ -10,6 +10,10 @@ from conundrum.model.errors import ModelError
 # subproblems per worker: many more than workers, so that a worker that finishes early
 # takes another one (dynamic load balancing), as in embarrassingly parallel search
 SUBPROBLEMS_PER_WORKER = 30
+# worker processes on this machine: each is an interpreter of its own (tens of megabytes
+# and a start-up of its own), so a number far beyond any machine's cores is a mistake
+# (`-p 1000000` would start a million processes): refused before any process starts
+MAX_WORKERS = 256
 
 
 class Parallel:
@@ -42,6 +46,9 @@ def parallel_settings(kwargs: Mapping[str, object], search_kwargs: dict[str, obj
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise ModelError(f"workers must be an integer >= 1, not {workers!r}")
+    if workers is not None and workers > MAX_WORKERS and kwargs.get("scheduler") is None:
+        raise ModelError(f"workers={workers}: at most {MAX_WORKERS} worker processes run on "
+                         "one machine (a Dask scheduler= takes more tasks in flight)")
     scheduler = kwargs.get("scheduler")
     if scheduler is not None and not isinstance(scheduler, str) and not (
             hasattr(scheduler, "submit") and hasattr(scheduler, "nthreads")):

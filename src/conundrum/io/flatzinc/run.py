@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from conundrum.parallel.options import MAX_WORKERS  # -p: worker processes at most
+
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
     from conundrum.io.flatzinc.build import Problem
-
-MAX_WORKERS = 256  # -p: worker processes, each a Python interpreter of its own
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
