@@ -128,14 +128,13 @@ def read_plain(text: str, source: str) -> Grid:
                               or (not _same_length(char_rows) and _same_length(token_rows)
                                   and len(token_rows[0]) > 1))
     cells: list[list[tuple[int, str]]] = token_rows if numeric else char_rows
-    square_size([(i, row) for (i, _), row in zip(rows, cells, strict=True)], source)
-    clues = []
+    clues = []  # read first: a wrong character is named before the grid's shape
     for (i, _), row_cells in zip(rows, cells, strict=True):
         if numeric:
             clues.append([Clue(_number(tok, source, i, j), i, j) for j, tok in row_cells])
         else:
             clues.append([Clue(cell_value(ch, source, i, j), i, j) for j, ch in row_cells])
-    n = len(clues)
+    n = square_size([(i, row) for (i, _), row in zip(rows, clues, strict=True)], source)
     return Grid(n, clues, source=source)
 
 
