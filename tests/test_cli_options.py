@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conundrum import cli
+from conundrum import terminal
 from conundrum.cli import main
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
@@ -186,13 +186,13 @@ def test_stats_go_to_standard_error(capsys):
 
 def test_progress_line_only_on_a_terminal(capsys, monkeypatch):
     calls = []
-    real = cli.Progress.__call__
+    real = terminal.ProgressLine.__call__
 
     def spy(self, stats):
         calls.append(stats)
         real(self, stats)
 
-    monkeypatch.setattr(cli.Progress, "__call__", spy)
+    monkeypatch.setattr(terminal.ProgressLine, "__call__", spy)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     status, out, err = run(capsys, "queens", "9", "--count")
     assert status == 0 and out == "352\n"

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
 from .search.selectors import VALUE_SELECTS, VAR_SELECTS
-from .terminal import COLOR_CHOICES, Palette, wants_color
+from .terminal import (
+    COLOR_CHOICES,
+    Palette,
+    ProgressLine,
+    progress_line,
+    search_text,
+    wants_color,
+)
 
 if TYPE_CHECKING:
     from .plotting import Timeline
@@ -327,29 +334,6 @@ def make_puzzle(args: argparse.Namespace) -> Puzzle:
 
 # ------------------------------------------------------------------------------------ output
 
-class Progress:
-    """A live progress line on standard error (only used when it is a terminal)."""
-
-    def __init__(self) -> None:
-        self.shown = False
-
-    def __call__(self, stats: Any) -> None:
-        secs = max(getattr(stats, "seconds", 0.0) or 0.0, 1e-9)
-        nodes = getattr(stats, "nodes", 0)
-        line = (f"  {getattr(stats, 'solutions', 0):,} solutions, {nodes:,} nodes, "
-                f"{nodes / secs:,.0f} nodes/s, {secs:.1f} s")
-        sys.stderr.write("\r\x1b[K" + line)
-        sys.stderr.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        """Erase the progress line, if one is shown."""
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self.shown = False
-
-
 def _search_options(args: argparse.Namespace) -> dict:
     """The search options given on the command line (the API's defaults otherwise)."""
     keys = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
@@ -398,7 +382,7 @@ def _summary(stats: Any, solutions: int, incomplete: bool, **extra: object) -> s
                        seconds=round(stats.seconds, 6))
 
 
-def _progress_callback(progress: Progress | None,
+def _progress_callback(progress: ProgressLine | None,
                        timeline: Timeline | None) -> Callable[[Any], None]:
     """One progress callback for the live line on a terminal and the plot's timeline."""
     def report(stats: Any) -> None:
@@ -427,7 +411,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
 
     m = puzzle.model
     opts = _search_options(args)
-    progress = Progress() if sys.stderr.isatty() else None
+    progress = progress_line(sys.stderr, search_text)
     timeline = None
     if args.plot:
         check_plot_target(args.plot)

@@ -10,8 +10,8 @@ is exactly the plain output.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
 
 COLOR_CHOICES = ("auto", "always", "never")
 
@@ -57,20 +57,18 @@ class Palette:
 
 
 class ProgressLine:
-    """A live line on a terminal's standard error for a long computation that is not one
-    search (an explanation, a grade, a generated puzzle): `what`, the nodes searched and
-    the seconds so far, each report replacing the last. Made only when the stream is a
-    terminal (see `progress_line`), so a pipe or a file never receives it."""
+    """A live line on a terminal's standard error, each report replacing the last: the
+    text `describe` makes of the statistics (search_text for a search, work_text for an
+    explanation, a grade or a generated puzzle). Made only when the stream is a terminal
+    (see `progress_line`), so a pipe or a file never receives it."""
 
-    def __init__(self, stream: TextIO, what: str) -> None:
+    def __init__(self, stream: TextIO, describe: Callable[[Any], str]) -> None:
         self.stream = stream
-        self.what = what
+        self.describe = describe
         self.shown = False
 
     def __call__(self, stats: object) -> None:
-        nodes = getattr(stats, "nodes", 0)
-        secs = getattr(stats, "seconds", 0.0) or 0.0
-        self.stream.write(f"\r\x1b[K  {self.what}: {nodes:,} nodes, {secs:.1f} s")
+        self.stream.write("\r\x1b[K  " + self.describe(stats))
         self.stream.flush()
         self.shown = True
 
@@ -82,7 +80,28 @@ class ProgressLine:
             self.shown = False
 
 
-def progress_line(stream: TextIO, what: str) -> ProgressLine | None:
-    """A ProgressLine on `stream` if it is a terminal, else None (nothing to show)."""
+def search_text(stats: Any) -> str:
+    """A search's progress: solutions, nodes, rate and seconds."""
+    secs = max(getattr(stats, "seconds", 0.0) or 0.0, 1e-9)
+    nodes = getattr(stats, "nodes", 0)
+    return (f"{getattr(stats, 'solutions', 0):,} solutions, {nodes:,} nodes, "
+            f"{nodes / secs:,.0f} nodes/s, {secs:.1f} s")
+
+
+def work_text(what: str) -> Callable[[Any], str]:
+    """The progress of work made of many searches (`what`: "rating", ...): nodes, seconds."""
+    def describe(stats: Any) -> str:
+        nodes = getattr(stats, "nodes", 0)
+        secs = getattr(stats, "seconds", 0.0) or 0.0
+        return f"{what}: {nodes:,} nodes, {secs:.1f} s"
+
+    return describe
+
+
+def progress_line(stream: TextIO, what: str | Callable[[Any], str]) -> ProgressLine | None:
+    """A ProgressLine on `stream` if it is a terminal, else None (nothing to show); `what`
+    names the work (work_text) or is the describing function itself (search_text)."""
     isatty = getattr(stream, "isatty", None)
-    return ProgressLine(stream, what) if isatty and isatty() else None
+    if not (isatty and isatty()):
+        return None
+    return ProgressLine(stream, work_text(what) if isinstance(what, str) else what)
