@@ -100,5 +100,5 @@ def test_without_dask_the_scheduler_option_says_what_to_install(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     m, _ = queens(5)
-    with pytest.raises(cn.ModelError, match=r"conundrum\[distributed\]"):
+    with pytest.raises(cn.ModelError, match=r"dask\[distributed\]"):
         m.count(scheduler="tcp://127.0.0.1:8786")

@@ -28,12 +28,12 @@ ExprLike: TypeAlias = "Expr | int | Fraction"
 # (the globals flatten one level of nesting, so all_different(grid) means every cell).
 Operands: TypeAlias = "ExprLike | Matrix | Iterable[ExprLike | Iterable[ExprLike]]"
 
-TRAP_ADVICE = (
-    "use & | ~ instead of and/or/not, write a < b < c as (a < b) & (b < c), use "
-    "cn.implies(a, b) for implication, and do not test constraints with `if`, `in` or "
-    "bool(); evaluate them on a solution with sol.value(...)"
+TRAP_MESSAGE = (
+    "a constraint has no truth value while the model is being built: use & | ~ instead of "
+    "and/or/not, write a < b < c as (a < b) & (b < c), use cn.implies(a, b) for implication, "
+    "and do not test constraints with `if`, `in` or bool(); evaluate them on a solution "
+    "with sol.value(...)"
 )
-TRAP_MESSAGE = "a constraint has no truth value while the model is being built: " + TRAP_ADVICE
 
 
 def const_or_expr(value: object, where: str = "expression") -> Expr | int | Fraction:
@@ -332,11 +332,10 @@ class Rel(Expr):
     def __bool__(self) -> bool:
         if self.op in ("<", ">"):
             # Python's min(), max() and sorted() compare their items with < and > and ask
-            # for the truth of the result: the usual way into this trap with variables
-            raise ModelError(f"{render(self)} has no truth value while the model is being "
-                             "built: Python's min(), max() and sorted() cannot compare "
-                             "variables; use cn.min(...) or cn.max(...) (cn.increasing(...) "
-                             "to order them). Otherwise: " + TRAP_ADVICE)
+            # for the truth of the result: the other usual way into this trap
+            raise ModelError(TRAP_MESSAGE + "; Python's min(), max() and sorted() cannot "
+                             "compare variables either: use cn.min(...), cn.max(...), or "
+                             "cn.increasing(...) to order them")
         raise ModelError(TRAP_MESSAGE)
 
 

@@ -109,13 +109,13 @@ def read_plain(text: str, source: str) -> Grid:
         raise PuzzleError("no grid: the input is empty", source=source)
     if len(rows) == 1:
         i, line = rows[0]
-        cells = [(j, ch) for j, ch in enumerate(line, 1) if not ch.isspace()]
-        n = int(round(len(cells) ** 0.5))
-        if n * n != len(cells) or n < 2:
+        line_cells = [(j, ch) for j, ch in enumerate(line, 1) if not ch.isspace()]
+        n = int(round(len(line_cells) ** 0.5))
+        if n * n != len(line_cells) or n < 2:
             raise PuzzleError(f"a one-line grid needs a square number of cells (16, 81, 256 "
-                              f"or 625), found {len(cells)}", source=source, line=i)
-        clues = [[Clue(cell_value(ch, source, i, j), i, j) for j, ch in cells[r * n : r * n + n]]
-                 for r in range(n)]
+                              f"or 625), found {len(line_cells)}", source=source, line=i)
+        clues = [[Clue(cell_value(ch, source, i, j), i, j)
+                  for j, ch in line_cells[r * n : r * n + n]] for r in range(n)]
         return Grid(n, clues, source=source)
     n = len(rows)
     token_rows = [_tokens(line) for _, line in rows]
