@@ -264,7 +264,7 @@ def test_import_pulls_in_no_heavy_module():
     # Import time is measured by the benchmark (bench/), not asserted here; this checks
     # the structural cause of slow imports: nothing heavy is loaded eagerly.
     heavy = ("rich", "hypothesis", "matplotlib", "numpy", "dataclasses", "random", "argparse",
-             "json", "asyncio", "inspect", "conundrum.engine", "conundrum.model.compile")
+             "json", "asyncio", "inspect", "conundrum.engine", "conundrum.compiler.compile")
     code = ("import sys; before = set(sys.modules); import conundrum; "
             f"print(sorted(m for m in {heavy!r} if m in set(sys.modules) - before))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

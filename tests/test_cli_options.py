@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conundrum import terminal
+from conundrum.cli import terminal
 from conundrum.cli import main
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 

@@ -32,7 +32,7 @@ import pytest
 import conundrum as cn
 from conundrum.cli import FILE_COMMANDS, N_COMMANDS
 from conundrum.io.flatzinc import config as mzn_config
-from conundrum.model import globals as cn_globals
+from conundrum.lang import globals as cn_globals
 from docblocks import (
     Block,
     blocks,

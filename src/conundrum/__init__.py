@@ -22,9 +22,9 @@ if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is impor
 
     use_pure_sources()
 
-from conundrum.model.errors import ModelError, WorkerError  # noqa: E402
-from conundrum.model.expr import Expr, ExprLike, Operands, Var  # noqa: E402
-from conundrum.model.globals import (  # noqa: E402
+from conundrum.lang.errors import ModelError, WorkerError  # noqa: E402
+from conundrum.lang.expr import Expr, ExprLike, Operands, Var  # noqa: E402
+from conundrum.lang.globals import (  # noqa: E402
     all_different,
     all_different_except_0,
     all_equal,
@@ -60,7 +60,7 @@ from conundrum.model.globals import (  # noqa: E402
     table,
     value_precede,
 )
-from conundrum.model.matrix import Matrix  # noqa: E402
+from conundrum.lang.matrix import Matrix  # noqa: E402
 from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
 from conundrum.model.options import SearchKeywords  # noqa: E402
 from conundrum.search.methods import bbs, lds  # noqa: E402

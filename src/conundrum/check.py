@@ -13,7 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from conundrum.model.expr import (
+from conundrum.lang.expr import (
     Abs,
     ArgExtreme,
     BinOp,
@@ -30,7 +30,7 @@ from conundrum.model.expr import (
     Var,
     postorder,
 )
-from conundrum.model.globals import AllDifferent
+from conundrum.lang.globals import AllDifferent
 
 
 class Undefined(Exception):

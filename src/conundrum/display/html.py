@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from conundrum.display.layout import Equations
-from conundrum.model.expr import BoolConst, BoolOp, Expr, Global, Rel, Sum, Var, postorder
+from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, Sum, Var, postorder
 
 MAX_VALUES = 400  # values a solution table shows before "... and N more"
 MAX_SIDE = 30  # rows or columns of one array shown

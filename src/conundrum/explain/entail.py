@@ -19,10 +19,10 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from conundrum.compiler.compiled import CompiledModel, compile_model
 from conundrum.explain.facts import Fact
+from conundrum.lang.expr import Expr, Var, postorder
 from conundrum.model.budget import Budget
-from conundrum.model.compiled import CompiledModel, compile_model
-from conundrum.model.expr import Expr, Var, postorder
 from conundrum.search.dfs import SearchOptions
 from conundrum.search.selectors import EQ, NE
 from conundrum.search.stats import SearchStats

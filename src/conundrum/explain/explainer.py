@@ -39,9 +39,9 @@ from conundrum.explain.facts import (
     derived_view,
     facts_of,
 )
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Expr, Var
 from conundrum.model.budget import Budget, LimitReached
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import Expr, Var
 from conundrum.search.stats import SearchStats
 
 MAX_VALUES = 4096  # values per variable an explanation will consider

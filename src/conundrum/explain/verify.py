@@ -28,8 +28,8 @@ from collections.abc import Iterable, Sequence
 
 from conundrum.check import check_solution, holds
 from conundrum.explain.facts import CASE_SPLIT, SEARCH, Fact, Step
-from conundrum.model.expr import Expr, Var, postorder
-from conundrum.model.globals import AllDifferent
+from conundrum.lang.expr import Expr, Var, postorder
+from conundrum.lang.globals import AllDifferent
 
 
 class ExplanationError(AssertionError):

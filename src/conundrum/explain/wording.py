@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from conundrum.explain.facts import CASE_SPLIT, COMBINATION, SEARCH, Fact, Step
-from conundrum.model.expr import Expr, render
-from conundrum.model.globals import AllDifferent
+from conundrum.lang.expr import Expr, render
+from conundrum.lang.globals import AllDifferent
 
 _SUBSET = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conundrum.model.errors import ModelError
+from conundrum.lang.errors import ModelError
 from conundrum.search.stats import SearchStats
 
 PROGRESS_INTERVAL = 0.2  # seconds between two reports to on_progress

@@ -7,8 +7,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
 from conundrum.check import evaluate
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import (
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import (
     BoolConst,
     Expr,
     ExprLike,
@@ -17,7 +17,7 @@ from conundrum.model.expr import (
     const_or_expr,
     render,
 )
-from conundrum.model.matrix import Matrix
+from conundrum.lang.matrix import Matrix
 from conundrum.model.options import SearchKeywords
 from conundrum.search.stats import SearchStats
 
@@ -265,7 +265,7 @@ class Model:
         return self.add(constraint)
 
     def _check_owner(self, c: Expr) -> None:
-        from conundrum.model.expr import postorder
+        from conundrum.lang.expr import postorder
         for node in postorder(c):
             if isinstance(node, Var) and node.model is not self:
                 raise ModelError(f"variable {node.name or node.index!r} in {render(c)} "
@@ -332,8 +332,8 @@ class Model:
         or on a Dask cluster (conundrum.parallel)."""
         import time
 
+        from conundrum.compiler.compiled import compile_model
         from conundrum.engine import TimeUp
-        from conundrum.model.compiled import compile_model
 
         if stats is None:
             stats = SearchStats()

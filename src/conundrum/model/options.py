@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
-    from conundrum.model.expr import Operands
+    from conundrum.lang.expr import Operands
     from conundrum.search.methods import Method
     from conundrum.search.selectors import ValueSelect, VarSelect
     from conundrum.search.stats import SearchStats

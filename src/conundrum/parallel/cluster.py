@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conundrum.model.errors import ModelError
+from conundrum.lang.errors import ModelError
 from conundrum.parallel.subproblem import Reporter, Searcher, Task
 
 RETRIES = 2  # a task is run again this many times when its worker dies

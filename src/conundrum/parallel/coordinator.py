@@ -27,8 +27,8 @@ from collections import deque
 from collections.abc import Generator, Iterator
 from typing import Any
 
-from conundrum.model.compiled import CompiledModel
-from conundrum.model.errors import WorkerError
+from conundrum.compiler.compiled import CompiledModel
+from conundrum.lang.errors import WorkerError
 from conundrum.parallel.options import SUBPROBLEMS_PER_WORKER, Parallel
 from conundrum.parallel.split import Path, split
 from conundrum.parallel.subproblem import JOB_OPTIONS, Job, Task

@@ -17,7 +17,7 @@ from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from conundrum.model.errors import WorkerError
+from conundrum.lang.errors import WorkerError
 from conundrum.parallel.subproblem import Task
 
 MESSAGES_PER_POLL = 64  # read at most this many messages of one worker per poll

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from conundrum.model.errors import ModelError
+from conundrum.lang.errors import ModelError
 
 # subproblems per worker: many more than workers, so that a worker that finishes early
 # takes another one (dynamic load balancing), as in embarrassingly parallel search

@@ -14,8 +14,8 @@ import heapq
 import math
 import time
 
+from conundrum.compiler.compiled import CompiledModel, PathStep
 from conundrum.engine import Inconsistency
-from conundrum.model.compiled import CompiledModel, PathStep
 from conundrum.search.dfs import SearchOptions, branching
 from conundrum.search.stats import SearchStats
 

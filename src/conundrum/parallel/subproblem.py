@@ -13,8 +13,8 @@ import pickle
 import time
 from typing import Any
 
-from conundrum.model.compiled import CompiledModel, PathStep, compile_model
-from conundrum.model.errors import ModelError
+from conundrum.compiler.compiled import CompiledModel, PathStep, compile_model
+from conundrum.lang.errors import ModelError
 from conundrum.search.stats import SearchStats
 
 # the search options a worker uses (on_progress stays with the caller: the workers report

@@ -27,7 +27,7 @@ import time
 import traceback
 from multiprocessing.connection import Connection
 
-from conundrum.model.compiled import improves
+from conundrum.compiler.compiled import improves
 from conundrum.parallel.subproblem import Job, Reporter, Searcher, Task
 from conundrum.search.stats import SearchStats
 

@@ -57,7 +57,7 @@ def read_source(path: str) -> str:
 
 def output_vars(problem: Problem) -> list:
     """The model variables the output items print, each once, in the order printed."""
-    from conundrum.model.expr import Var
+    from conundrum.lang.expr import Var
 
     found: dict[int, Var] = {}
     for out in problem.outputs:

@@ -16,9 +16,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .cli import _STOP_REASON, status_line
-from .puzzles.base import Puzzle, PuzzleError
-from .terminal import progress_line
+from conundrum.cli.app import _STOP_REASON, status_line
+from conundrum.cli.terminal import progress_line
+from conundrum.puzzles.base import Puzzle, PuzzleError
 
 EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -63,9 +63,9 @@ def _not_unique(exc: Any, stream: bool, out: Callable[[str], None]) -> int:
 def explain_command(puzzle: Puzzle, args: argparse.Namespace,
                     out: Callable[[str], None]) -> int:
     """--explain (every step, then the solution), --hint (the first step) or --rate."""
-    from .explain import ExplainError, explain
-    from .explain.rating import rating_of
-    from .explain.wording import Wording, describe_all
+    from conundrum.explain import ExplainError, explain
+    from conundrum.explain.rating import rating_of
+    from conundrum.explain.wording import Wording, describe_all
 
     m = puzzle.model if puzzle.explain_model is None else puzzle.explain_model
     stream = bool(getattr(args, "json_stream", False))
@@ -158,15 +158,15 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
     one-line Sudokus."""
     from importlib import import_module
 
-    from .cli import _format_error, read_text
-    from .explain.rating import rate
-    from .model.budget import Budget
-    from .model.errors import ModelError
+    from conundrum.cli.app import _format_error, read_text
+    from conundrum.explain.rating import rate
+    from conundrum.lang.errors import ModelError
+    from conundrum.model.budget import Budget
 
     try:
         text = read_text(args.file)
         source = "standard input" if args.file == "-" else args.file
-        module = import_module(f".puzzles.{args.family}", __package__)
+        module = import_module(f"conundrum.puzzles.{args.family}")
         lines = [(i, line.strip()) for i, line in enumerate(text.split("\n"), 1)
                  if line.strip() and not line.lstrip().startswith("#")]
         one_liners = (args.family == "sudoku" and len(lines) > 1
@@ -213,8 +213,8 @@ def _rate_one(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], Non
 def generate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
     """``conundrum generate FAMILY [--size N] [--difficulty D] [--seed S]``; without a
     seed, one drawn at random, printed in the header so that --seed makes it again."""
-    from .model.budget import LimitReached
-    from .puzzles.generate import draw_seed, generate
+    from conundrum.model.budget import LimitReached
+    from conundrum.puzzles.generate import draw_seed, generate
 
     seed = args.seed if args.seed is not None else draw_seed()
     progress = progress_line(sys.stderr, "generating")

@@ -24,9 +24,11 @@ import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
+from conundrum.compiler.powers import check_power
+from conundrum.compiler.tabulate import table_rows, tabulable
 from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver, TimeUp
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import (
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import (
     Abs,
     ArgExtreme,
     BinOp,
@@ -44,7 +46,7 @@ from conundrum.model.expr import (
     postorder,
     render,
 )
-from conundrum.model.globals import (
+from conundrum.lang.globals import (
     AllDifferent,
     AllDifferentExcept0,
     AllEqual,
@@ -57,8 +59,6 @@ from conundrum.model.globals import (
     Regular,
     Table,
 )
-from conundrum.model.powers import check_power
-from conundrum.model.tabulate import table_rows, tabulable
 from conundrum.propagators.alldiff import AllDifferentExcept0 as AllDifferentExcept0Prop
 from conundrum.propagators.alldiff import post_all_different
 from conundrum.propagators.arith import (

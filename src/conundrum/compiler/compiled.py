@@ -12,14 +12,14 @@ from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
 from conundrum.check import Checker
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import Expr, Var
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Expr, Var
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
+    from conundrum.compiler.compile import Compiler
     from conundrum.engine import IntVar
     from conundrum.engine.var import IntView
-    from conundrum.model.compile import Compiler
     from conundrum.search.dfs import SearchOptions
 
 # A decision of a subproblem's path: (position of the decision variable in the snapshot's
@@ -156,8 +156,8 @@ def compile_model(variables: list[Var], constraints: list[Expr], objective: obje
     inside a domain always takes effect (explanations need that). `deadline`, a
     time.perf_counter() time (0.0: none), is checked between constraints and during root
     propagation: past it, engine.TimeUp is raised."""
+    from conundrum.compiler.compile import Compiler
     from conundrum.engine import Inconsistency
-    from conundrum.model.compile import Compiler
 
     try:
         compiler = Compiler(variables, constraints, deadline)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
-    from conundrum.model.expr import Var
+    from conundrum.lang.expr import Var
 
 
 class Matrix:

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 
-from conundrum.model.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
-from conundrum.model.powers import check_power
+from conundrum.compiler.powers import check_power
+from conundrum.lang.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
 
 TABLE_LIMIT = 4096
 MAX_VARIABLES = 4

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from conundrum.model.errors import ModelError
+from conundrum.lang.errors import ModelError
 
 MAX_POWER_BITS = 1 << 16  # the bits a power may reach (about 19,700 decimal digits)
 

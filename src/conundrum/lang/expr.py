@@ -15,10 +15,10 @@ from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
-from conundrum.model.errors import ModelError
+from conundrum.lang.errors import ModelError
 
 if TYPE_CHECKING:
-    from conundrum.model.matrix import Matrix
+    from conundrum.lang.matrix import Matrix
     from conundrum.model.model import Model
 
 # What the operators and the globals accept, for type checkers: an expression or an exact

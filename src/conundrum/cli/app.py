@@ -14,9 +14,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .puzzles.base import MAX_TEXT, Puzzle, PuzzleError
-from .search.selectors import VALUE_SELECTS, VAR_SELECTS
-from .terminal import (
+from conundrum.cli.terminal import (
     COLOR_CHOICES,
     Palette,
     ProgressLine,
@@ -24,9 +22,11 @@ from .terminal import (
     search_text,
     wants_color,
 )
+from conundrum.puzzles.base import MAX_TEXT, Puzzle, PuzzleError
+from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
 if TYPE_CHECKING:
-    from .plotting import Timeline
+    from conundrum.cli.plotting import Timeline
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -204,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in N_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve: {text}.")
         p.add_argument("n", metavar="N", help="the board size")
-    from .io.flatzinc.run import add_arguments
+    from conundrum.io.flatzinc.run import add_arguments
 
     fzn = sub.add_parser("fzn", help="a FlatZinc model, as a MiniZinc solver",
                          description="Solve a FlatZinc file and print as a FlatZinc solver "
@@ -222,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the puzzle family (default sudoku)")
     rate.add_argument("--json", action="store_true", help="each rating as one JSON line")
     _limit_arguments(rate, "rating (all the puzzles of the file together)")
-    from .puzzles.generate import DIFFICULTIES, FAMILIES
+    from conundrum.puzzles.generate import DIFFICULTIES, FAMILIES
 
     gen = sub.add_parser("generate", help="make a puzzle with exactly one solution",
                          description="Make a puzzle with exactly one solution and minimal "
@@ -291,7 +291,7 @@ def read_text(path: str) -> str:
 
 
 def _alphametic(args: argparse.Namespace) -> Puzzle:
-    from .puzzles import alphametic as al
+    from conundrum.puzzles import alphametic as al
 
     sources = [al.Source(unicodedata.normalize("NFC", eq), f"argument {k}")
                for k, eq in enumerate(args.equations, 1)]
@@ -325,7 +325,7 @@ def make_puzzle(args: argparse.Namespace) -> Puzzle:
         return _alphametic(args)
     from importlib import import_module
 
-    module = import_module(f".puzzles.{args.command}", __package__)
+    module = import_module(f"conundrum.puzzles.{args.command}")
     if args.command in N_COMMANDS:
         return module.parse(args.n, args.command)
     text = read_text(args.file)
@@ -407,7 +407,7 @@ def _stats_line(stats: Any) -> str:
 
 def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> int:
     """Run the search the options ask for, print the results, return the exit status."""
-    from .plotting import Timeline, check_plot_target, write_plot
+    from conundrum.cli.plotting import Timeline, check_plot_target, write_plot
 
     m = puzzle.model
     opts = _search_options(args)
@@ -598,7 +598,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print(shorten(text), file=sys.stderr)
 
     if args.command == "fzn":
-        from .io.flatzinc.run import run
+        from conundrum.io.flatzinc.run import run
 
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":
@@ -606,11 +606,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "completion":
         return _guarded(lambda: completion(args.shell, parser, out, err))
     if args.command == "rate":
-        from .explaining import rate_command
+        from conundrum.cli.explaining import rate_command
 
         return _guarded(lambda: rate_command(args, out))
     if args.command == "generate":
-        from .explaining import generate_command
+        from conundrum.cli.explaining import generate_command
 
         return _guarded(lambda: generate_command(args, out))
     return _guarded(lambda: _puzzle_command(args, out))
@@ -624,7 +624,7 @@ def _puzzle_command(args: argparse.Namespace, out: Callable[[str], None]) -> int
         model_error: type[Exception] = cn.ModelError
     except (ImportError, AttributeError):  # pragma: no cover - the engine is missing
         model_error = ValueError
-    from .plotting import PlotError
+    from conundrum.cli.plotting import PlotError
 
     try:
         puzzle = make_puzzle(args)
@@ -632,7 +632,7 @@ def _puzzle_command(args: argparse.Namespace, out: Callable[[str], None]) -> int
             if args.plot:
                 raise PlotError("--plot draws a search; --explain, --hint and --rate reason "
                                 "without one")
-            from .explaining import explain_command
+            from conundrum.cli.explaining import explain_command
 
             return explain_command(puzzle, args, out)
         return solve(puzzle, args, out)
@@ -664,8 +664,8 @@ def minizinc_config(args: argparse.Namespace, out: Callable[[str], None],
     """Print the .msc, or write it (--install) where MiniZinc looks for solvers."""
     from pathlib import Path
 
-    from . import __version__
-    from .io.flatzinc import config
+    from conundrum import __version__
+    from conundrum.io.flatzinc import config
 
     exe = config.executable_path()
     if exe is None:

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Literal, get_args
 
-from conundrum.model.errors import ModelError
-from conundrum.model.expr import (
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import (
     ArgExtreme,
     BinOp,
     BoolConst,
@@ -785,7 +785,7 @@ def value_precede(s: int, t: int, variables: Operands) -> Expr:
 
 def nvalue(n: ExprLike, variables: Operands) -> Expr:
     """n is the number of distinct values the variables take."""
-    from conundrum.model.expr import Var
+    from conundrum.lang.expr import Var
 
     xs = _flatten(variables, "nvalue")
     values: set[int] = set()
