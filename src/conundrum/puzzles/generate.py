@@ -20,7 +20,8 @@ puzzles are made and graded (Model.difficulty) until one has it, up to `attempts
 
 All randomness comes from `random.Random(seed)`: the same seed gives the same puzzle; without
 one, a seed is drawn at random and returned (Generated.seed), so that the puzzle can be made
-again. Uniqueness is always checked on the text read back by the family's own parser.
+again. Uniqueness is always checked on the text read back by the family's own parser
+(unique.py, shared with generate_kakuro.py).
 
 A time or node limit bounds the whole generation (every search it runs, the grading too,
 through one Budget): past it, generate raises LimitReached.
@@ -33,11 +34,12 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from math import isqrt
-from typing import Any
 
 from ..model.budget import Budget, LimitReached
 from ..search.stats import SearchStats
-from .base import PuzzleError, value_char
+from .base import value_char
+from .generate_kakuro import make_kakuro
+from .unique import pinned, remove_clues, unique
 
 FAMILIES = ("sudoku", "killer", "kenken", "futoshiki", "skyscrapers", "kakuro")
 DIFFICULTIES = ("easy", "medium", "hard", "fiendish")
@@ -64,23 +66,6 @@ class Generated:
     grade: str | None
     attempts: int
     seed: int = 0
-
-
-def unique(family: str, text: str, budget: Budget | None = None) -> bool:
-    """Whether the puzzle written as `text` has exactly one solution (LimitReached when
-    the budget ran out before that was known)."""
-    from importlib import import_module
-
-    module = import_module(f".{family}", __package__)
-    try:
-        model = module.parse(text, "generated").model
-    except PuzzleError:
-        return False  # e.g. a cage sum no digits reach: not a puzzle
-    limits = {} if budget is None else budget.search_limits()
-    found = len(list(model.solutions(limit=2, **limits)))
-    if budget is not None:
-        budget.charge(model.stats)
-    return found == 1
 
 
 def solution_grid(n: int, box: tuple[int, int] | None, rng: random.Random,
@@ -175,30 +160,6 @@ def visible(line: list[int]) -> int:
 
 # ------------------------------------------------------------------ one puzzle
 
-def _remove_clues(clues: list[Any], write: Callable[[list[Any]], str], family: str,
-                  rng: random.Random, budget: Budget | None = None) -> list[Any]:
-    """Take clues away in a random order while the puzzle stays unique."""
-    order = list(clues)
-    rng.shuffle(order)
-    kept = list(clues)
-    for clue in order:
-        trial = [c for c in kept if c is not clue]
-        if unique(family, write(trial), budget):
-            kept = trial
-    return kept
-
-
-def _pinned(clues: list[Any], extra: list[Any], write: Callable[[list[Any]], str],
-            family: str, rng: random.Random, budget: Budget | None = None) -> list[Any]:
-    """`clues` plus as few of `extra` (random order) as make the puzzle unique."""
-    pool = list(extra)
-    rng.shuffle(pool)
-    chosen = list(clues)
-    while not unique(family, write(chosen), budget):
-        chosen.append(pool.pop())
-    return chosen
-
-
 def make_sudoku(n: int, rng: random.Random, budget: Budget | None = None) -> tuple[str, int]:
     b = isqrt(n)
     sol = solution_grid(n, (b, b), rng, budget)
@@ -209,7 +170,7 @@ def make_sudoku(n: int, rng: random.Random, budget: Budget | None = None) -> tup
         return sudoku_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                             for r in range(n)])
 
-    kept = _remove_clues(cells, write, "sudoku", rng, budget)
+    kept = remove_clues(cells, write, "sudoku", rng, budget)
     return write(kept), len(kept)
 
 
@@ -231,8 +192,8 @@ def make_futoshiki(n: int, rng: random.Random, budget: Budget | None = None,
         return futoshiki_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                                for r in range(n)], rels)
 
-    start = _pinned(relations, givens, write, "futoshiki", rng, budget)
-    kept = _remove_clues(start, write, "futoshiki", rng, budget)
+    start = pinned(relations, givens, write, "futoshiki", rng, budget)
+    kept = remove_clues(start, write, "futoshiki", rng, budget)
     return write(kept), len(kept)
 
 
@@ -252,8 +213,8 @@ def make_skyscrapers(n: int, rng: random.Random, budget: Budget | None = None,
         return skyscrapers_text([[sol[r][c] if (r, c) in given else None for c in range(n)]
                                  for r in range(n)], clues)
 
-    start = _pinned(edge, givens, write, "skyscrapers", rng, budget)
-    kept = _remove_clues(start, write, "skyscrapers", rng, budget)
+    start = pinned(edge, givens, write, "skyscrapers", rng, budget)
+    kept = remove_clues(start, write, "skyscrapers", rng, budget)
     return write(kept), len(kept)
 
 
@@ -336,8 +297,6 @@ def make(family: str, n: int, rng: random.Random, budget: Budget | None = None,
     if family == "skyscrapers":
         return make_skyscrapers(n, rng, budget)
     if family == "kakuro":
-        from .generate_kakuro import make_kakuro
-
         return make_kakuro(n, rng, budget)
     return make_caged(family, n, rng, budget)
 

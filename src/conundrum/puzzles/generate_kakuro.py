@@ -26,6 +26,7 @@ import itertools
 import random
 
 from ..model.budget import Budget
+from .unique import unique
 
 Cell = tuple[int, int]
 BLOCKED_SHARE = 0.3
@@ -227,8 +228,6 @@ def sums_of(runs: list[list[Cell]], filling: dict[Cell, int]) -> dict[tuple[Cell
 def make_kakuro(n: int, rng: random.Random, budget: Budget | None = None,
                 ) -> tuple[str, int]:
     """A unique Kakuro of an n x n grid with minimal clues: its text and number of sums."""
-    from .generate import unique
-
     if budget is None:
         budget = Budget()
 

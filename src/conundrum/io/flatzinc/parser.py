@@ -1,4 +1,5 @@
-"""FlatZinc text -> items: the tokenizer and the parser.
+"""FlatZinc text -> items: the grammar of a file, read from the tokens of lexer.py into the
+data classes of items.py.
 
 FlatZinc (what MiniZinc 2.6+ writes for a solver) is a flat list of items ended by `;`:
 predicate declarations, parameters, variables, constraints and one solve item. Expressions
@@ -7,284 +8,47 @@ parsed with an explicit stack, so no input can exhaust Python's recursion limit.
 
 Sizes are checked before anything is allocated: sets stay lists of ranges (IntSet), an
 array has at most MAX_ARRAY elements, the variable arrays of a file hold at most
-MAX_ARRAY variables in all, and an integer literal has at most MAX_DIGITS digits.
+MAX_ARRAY variables in all, and an integer literal has at most MAX_DIGITS digits (lexer.py).
+
+The names of errors.py, items.py and lexer.py are importable from here too, as they were
+when this module held them all.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from conundrum.io.flatzinc.errors import ArgumentError, FznError
+from conundrum.io.flatzinc.items import (
+    Access,
+    Call,
+    Constraint,
+    FlatZinc,
+    IntSet,
+    Name,
+    ParDecl,
+    Place,
+    Range,
+    SolveItem,
+    Str,
+    VarDecl,
+)
+from conundrum.io.flatzinc.lexer import (
+    KEYWORDS,
+    MAX_DIGITS,
+    Token,
+    int_value,
+    tokenize,
+    unescape,
+)
+
+__all__ = [
+    "KEYWORDS", "MAX_ARRAY", "MAX_DIGITS", "Access", "ArgumentError", "Call", "Constraint",
+    "FlatZinc", "FznError", "IntSet", "Name", "ParDecl", "Parser", "Place", "Range",
+    "SolveItem", "Str", "Token", "VarDecl", "int_value", "parse", "tokenize", "unescape",
+]
+
 MAX_ARRAY = 4_000_000  # elements of one array, and variables of all variable arrays
-MAX_DIGITS = 100_000  # digits of an integer literal (read exactly, in chunks)
-
-
-class FznError(Exception):
-    """A FlatZinc input that cannot be read or is not supported, with its place (1-based
-    line and column, when known)."""
-
-    def __init__(self, message: str, line: int | None = None,
-                 column: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return self.message
-        if self.column is None:
-            return f"line {self.line}: {self.message}"
-        return f"line {self.line}, column {self.column}: {self.message}"
-
-
-class ArgumentError(FznError):
-    """A constraint's argument at fault, by its 0-based index (the reader adds the place)."""
-
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.index = index
-
-
-Place = tuple[int, int]  # (line, column), both 1-based
-
-
-# ------------------------------------------------------------------------------- values
-
-@dataclass(frozen=True)
-class Name:
-    """An identifier used as a value (a parameter, a variable, an array, an annotation)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Access:
-    """`array[index]` with a literal index (1-based, as in FlatZinc)."""
-
-    name: str
-    index: int
-
-
-@dataclass(frozen=True)
-class Call:
-    """`name(args)`: a constraint or an annotation with arguments."""
-
-    name: str
-    args: tuple
-
-
-@dataclass(frozen=True)
-class Range:
-    """`lo..hi`, a set of integers (empty when lo > hi)."""
-
-    lo: int
-    hi: int
-
-    def values(self) -> list[int]:
-        return list(range(self.lo, self.hi + 1))
-
-    def ranges(self) -> tuple[tuple[int, int], ...]:
-        """The set as a list of disjoint increasing ranges (none when empty)."""
-        return ((self.lo, self.hi),) if self.lo <= self.hi else ()
-
-    def size(self) -> int:
-        return max(self.hi - self.lo + 1, 0)
-
-    def __contains__(self, value: object) -> bool:
-        return self.lo <= value <= self.hi  # type: ignore[operator]
-
-
-@dataclass(frozen=True)
-class IntSet:
-    """A set literal `{1, 3..5, 9}`, kept as disjoint increasing ranges (lo, hi) with gaps
-    between them, so `{1..1000000000}` costs one pair, not a billion values."""
-
-    ranges_: tuple[tuple[int, int], ...]
-
-    @staticmethod
-    def of(pieces: list[tuple[int, int]]) -> IntSet:
-        """The union of the ranges (lo, hi); empty ones are dropped."""
-        merged: list[list[int]] = []
-        for lo, hi in sorted(p for p in pieces if p[0] <= p[1]):
-            if merged and lo <= merged[-1][1] + 1:
-                merged[-1][1] = max(merged[-1][1], hi)
-            else:
-                merged.append([lo, hi])
-        return IntSet(tuple((lo, hi) for lo, hi in merged))
-
-    def ranges(self) -> tuple[tuple[int, int], ...]:
-        return self.ranges_
-
-    def size(self) -> int:
-        return sum(hi - lo + 1 for lo, hi in self.ranges_)
-
-    def __iter__(self) -> Iterator[int]:
-        for lo, hi in self.ranges_:
-            yield from range(lo, hi + 1)
-
-    def __contains__(self, value: object) -> bool:
-        return any(lo <= value <= hi for lo, hi in self.ranges_)  # type: ignore[operator]
-
-    def __len__(self) -> int:
-        return self.size()
-
-
-@dataclass(frozen=True)
-class Str:
-    """A string literal (only in annotations)."""
-
-    text: str
-
-
-# Sets written as {a, b, c} are IntSets; arrays are lists; true/false are bools.
-
-
-# --------------------------------------------------------------------------------- items
-
-@dataclass
-class VarDecl:
-    """`var TYPE: name :: annotations [= value];` (`domain` None for `var int`; `is_bool`
-    for `var bool`); arrays of variables have `length` and a list `value` (or None)."""
-
-    name: str
-    is_bool: bool
-    domain: Range | IntSet | None
-    annotations: list
-    value: object
-    line: int
-    length: int | None = None
-    column: int | None = None  # where the declaration starts
-    value_place: Place | None = None  # where its value starts
-
-
-@dataclass
-class ParDecl:
-    """`TYPE: name = value;` a parameter (int, bool, set of int, or an array of them)."""
-
-    name: str
-    value: object
-    line: int
-    column: int | None = None
-    kind: str = "int"  # int, bool or set (of int): the declared type of the elements
-    value_place: Place | None = None
-    length: int | None = None  # for an array
-
-
-@dataclass
-class Constraint:
-    """`constraint name(args) :: annotations;`"""
-
-    name: str
-    args: tuple
-    annotations: list
-    line: int
-    column: int | None = None
-    places: tuple[Place, ...] = ()  # where each argument starts
-
-
-@dataclass
-class SolveItem:
-    """`solve :: annotations satisfy | minimize e | maximize e;`"""
-
-    kind: str  # "satisfy", "minimize" or "maximize"
-    objective: object
-    annotations: list
-    line: int
-    column: int | None = None
-    objective_place: Place | None = None
-
-
-@dataclass
-class FlatZinc:
-    """The items of a FlatZinc file, in order."""
-
-    declarations: list = field(default_factory=list)  # VarDecl and ParDecl, in order
-    constraints: list[Constraint] = field(default_factory=list)
-    solve: SolveItem | None = None
-
-
-# ----------------------------------------------------------------------------- tokenizer
-
-# re.ASCII: only 0-9 are digits and only ASCII blanks are spaces (str.isdigit and \d would
-# also take full-width or Arabic-Indic digits, which FlatZinc does not have)
-_TOKEN = re.compile(r"""
-    (?P<space>\s+|%[^\n]*)
-  | (?P<float>-?\d+\.\d+(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+)
-  | (?P<int>-?(?:0x[0-9a-fA-F]+|0o[0-7]+|\d+))
-  | (?P<dotdot>\.\.)
-  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<punct>::|[\[\](){},:;=])
-""", re.VERBOSE | re.ASCII)
-
-KEYWORDS = {"array", "bool", "constraint", "false", "float", "int", "maximize", "minimize",
-            "of", "predicate", "satisfy", "set", "solve", "true", "var"}
-
-# the escapes of MiniZinc strings
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
-
-
-@dataclass
-class Token:
-    kind: str  # int, float, ident, keyword, string, punct, dotdot, eof
-    text: str
-    pos: int
-    line: int = 1
-    column: int = 1
-
-
-def tokenize(text: str) -> list[Token]:
-    """The tokens of a FlatZinc text, ending with an `eof` token."""
-    tokens = []
-    pos, end = 0, len(text)
-    line, line_start = 1, 0  # only spaces hold line breaks (comments stop before them)
-    match = _TOKEN.match
-    while pos < end:
-        m = match(text, pos)
-        if m is None:
-            raise FznError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1)
-        kind = m.lastgroup
-        if kind == "space":
-            breaks = text.count("\n", pos, m.end())
-            if breaks:
-                line += breaks
-                line_start = text.rindex("\n", pos, m.end()) + 1
-        else:
-            word = m.group()
-            if kind == "ident" and word in KEYWORDS:
-                kind = "keyword"
-            tokens.append(Token(kind, word, pos, line, pos - line_start + 1))  # type: ignore[arg-type]
-        pos = m.end()
-    tokens.append(Token("eof", "", end, line, end - line_start + 1))
-    return tokens
-
-
-def unescape(tok: Token) -> str:
-    """The text of a string literal token (FznError at an escape MiniZinc does not have)."""
-    body = tok.text[1:-1]
-    if "\\" not in body:
-        return body
-    out: list[str] = []
-    k = 0
-    while k < len(body):
-        ch = body[k]
-        if ch == "\\":
-            nxt = body[k + 1]  # the token pattern puts a character after every backslash
-            if nxt not in _ESCAPES:
-                raise FznError(f"unknown escape \\{nxt} in a string (known: \\n \\t \\\\ "
-                               "\\\" \\')", tok.line, tok.column + 1 + k)
-            out.append(_ESCAPES[nxt])
-            k += 2
-        else:
-            out.append(ch)
-            k += 1
-    return "".join(out)
-
-
-# -------------------------------------------------------------------------------- parser
 
 _CLOSER = {"array": "]", "set": "}", "call": ")"}
 
@@ -623,30 +387,6 @@ class Parser:
                 return Access(tok.text, index)
             return Name(tok.text)
         raise self.error(f"unexpected {tok.text or 'end of input'!r}", tok)
-
-
-_CHUNK = 4000  # decimal digits per int() call: under Python's limit of 4300 digits
-
-
-def int_value(text: str) -> int:
-    """The value of an integer literal: decimal (leading zeros allowed), 0x hex, 0o octal.
-    Decimal literals longer than Python's own conversion limit are read in chunks, exactly;
-    one of more than MAX_DIGITS digits is refused (ValueError) before any arithmetic."""
-    digits = text.lstrip("-")
-    base = {"0x": 16, "0o": 8}.get(digits[:2], 10)
-    if base != 10:
-        digits = digits[2:]
-    if len(digits) > MAX_DIGITS:
-        raise ValueError(f"an integer of {len(digits):,} digits: at most {MAX_DIGITS:,} are "
-                         "supported")
-    if base != 10 or len(digits) <= _CHUNK:
-        value = int(digits, base)  # hex and octal have no length limit in Python
-    else:
-        value = 0
-        for k in range(0, len(digits), _CHUNK):
-            part = digits[k:k + _CHUNK]
-            value = value * 10 ** len(part) + int(part)
-    return -value if text.startswith("-") else value
 
 
 def parse(text: str) -> FlatZinc:
