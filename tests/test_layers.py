@@ -130,7 +130,8 @@ ALL_IMPORTS = [imp for module in MODULES for imp in imports_of(module)]
 
 def test_every_module_has_a_rank():
     unknown = sorted(m for m in MODULES if part_of(m) not in RANK)
-    assert not unknown, f"modules of no known part (add the part to RANK and ARCHITECTURE.md): {unknown}"
+    assert not unknown, ("modules of no known part (add the part to RANK and "
+                         f"ARCHITECTURE.md): {unknown}")
 
 
 def test_imports_point_down():
