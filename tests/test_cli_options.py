@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conundrum.cli import terminal
-from conundrum.cli import main
+from conundrum.cli import main, terminal
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
 ROOT = Path(__file__).resolve().parents[1]
