@@ -1,11 +1,12 @@
 """The command line's explanations: --explain, --hint, --rate, ``conundrum rate`` and
 ``conundrum generate``.
 
-Like the rest of cli/, this prints and chooses exit codes: 0 explained, rated or made; 1 no solution
-or more than one (an explanation leads to a unique solution), or no generated puzzle of the
-asked grade; 2 bad input; 3 --time-limit or --node-limit stopped the work first (the steps
-made so far are printed, never a grade or a puzzle from part of the work). On a terminal, a
-live line on standard error shows the nodes and seconds while it runs.
+Like the rest of cli/, this prints and chooses exit codes: 0 explained, rated or made; 1 no
+solution or more than one (an explanation leads to a unique solution), or no generated
+puzzle of the asked grade; 2 bad input; 3 --time-limit or --node-limit stopped the work
+first (the steps made so far are printed, never a grade or a puzzle from part of the
+work). On a terminal, a live line on standard error shows the nodes and seconds while it
+runs.
 """
 
 from __future__ import annotations
