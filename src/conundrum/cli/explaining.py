@@ -1,11 +1,12 @@
 """The command line's explanations: --explain, --hint, --rate, ``conundrum rate`` and
 ``conundrum generate``.
 
-Like cli.py, this prints and chooses exit codes: 0 explained, rated or made; 1 no solution
-or more than one (an explanation leads to a unique solution), or no generated puzzle of the
-asked grade; 2 bad input; 3 --time-limit or --node-limit stopped the work first (the steps
-made so far are printed, never a grade or a puzzle from part of the work). On a terminal, a
-live line on standard error shows the nodes and seconds while it runs.
+Like the rest of cli/, this prints and chooses exit codes: 0 explained, rated or made; 1 no
+solution or more than one (an explanation leads to a unique solution), or no generated
+puzzle of the asked grade; 2 bad input; 3 --time-limit or --node-limit stopped the work
+first (the steps made so far are printed, never a grade or a puzzle from part of the
+work). On a terminal, a live line on standard error shows the nodes and seconds while it
+runs.
 """
 
 from __future__ import annotations
@@ -16,11 +17,22 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from conundrum.cli.app import _STOP_REASON, status_line
+from conundrum.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_LIMIT,
+    EXIT_NO_SOLUTION,
+    EXIT_SOLVED,
+    STOP_REASON,
+    format_error,
+    status_line,
+)
+from conundrum.cli.reading import read_text
 from conundrum.cli.terminal import progress_line
 from conundrum.puzzles.base import Puzzle, PuzzleError
 
-EXIT_OK, EXIT_NOT_UNIQUE, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
+# the shared statuses under the names of what they mean here: 1 is "no unique solution"
+# (none, or more than one) and "no puzzle of the asked grade"
+EXIT_OK, EXIT_NOT_UNIQUE = EXIT_SOLVED, EXIT_NO_SOLUTION
 
 
 def _limits(args: argparse.Namespace) -> tuple[float | None, int | None]:
@@ -30,7 +42,7 @@ def _limits(args: argparse.Namespace) -> tuple[float | None, int | None]:
 
 def _stopped_by(reason: str | None, what: str, done: str) -> None:
     """The message of a limit that stopped the work: exit status 3 follows."""
-    limit = _STOP_REASON.get(str(reason), str(reason))
+    limit = STOP_REASON.get(str(reason), str(reason))
     print(f"conundrum: {limit} stopped the {what} {done}", file=sys.stderr)
 
 
@@ -158,7 +170,6 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
     one-line Sudokus."""
     from importlib import import_module
 
-    from conundrum.cli.app import _format_error, read_text
     from conundrum.explain.rating import rate
     from conundrum.lang.errors import ModelError
     from conundrum.model.budget import Budget
@@ -198,7 +209,7 @@ def rate_command(args: argparse.Namespace, out: Callable[[str], None]) -> int:
             _print_rating(rating, args.json, out, name)
         return status
     except PuzzleError as exc:
-        print(_format_error(exc), file=sys.stderr)
+        print(format_error(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ModelError as exc:
         print(f"conundrum: rate: {exc}", file=sys.stderr)
