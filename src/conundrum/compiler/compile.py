@@ -8,7 +8,7 @@ the passes, each its own module:
 * post.py: each top-level constraint to propagators (globals by a table of posting
   functions), through
 * linearise.py: each expression to an exact rational pair of linear forms (linear.py),
-  with auxiliary variables (aux.py) for the non-linear pieces and small tables
+  with auxiliary variables (auxiliary.py) for the non-linear pieces and small tables
   (tabulate.py), and
 * reify.py: relations as linear relations, and their truth as 0/1 values.
 
@@ -23,7 +23,7 @@ import time
 from fractions import Fraction
 
 from conundrum.compiler import linearise, normalise
-from conundrum.compiler.aux import Aux
+from conundrum.compiler.auxiliary import Aux
 from conundrum.compiler.linear import Lin, Rat, const_rat
 from conundrum.compiler.post import post
 from conundrum.engine import IntVar, IntView, Solver, TimeUp

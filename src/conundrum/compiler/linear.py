@@ -3,7 +3,7 @@
 Every expression compiles to an exact pair (N, D) of linear forms over engine variables,
 value N / D with D never 0: integer expressions have D = 1, `a / b` multiplies out
 (N_a*D_b, D_a*N_b). This module holds the forms and the arithmetic on them that needs no
-new engine variable (aux.py makes the ones that do).
+new engine variable (auxiliary.py makes the ones that do).
 """
 
 from __future__ import annotations

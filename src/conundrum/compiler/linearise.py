@@ -2,8 +2,9 @@
 forms (linear.py), children before parents, each node once.
 
 Linear pieces (sums, scaling, rational division by a constant) stay linear, so that each
-relation becomes one linear propagator; non-linear ones get auxiliary variables (aux.py),
-and a small non-linear subtree over few variables becomes one table (tabulate.py).
+relation becomes one linear propagator; non-linear ones get auxiliary variables
+(auxiliary.py), and a small non-linear subtree over few variables becomes one table
+(tabulate.py).
 Relations and connectives used as values are reified (reify.py). The rule for each node is
 found in VALUE by the node's class.
 
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from conundrum.compiler.aux import MAX_SCALE
+from conundrum.compiler.auxiliary import MAX_SCALE
 from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.linear import ONE, Lin, Rat, const_rat, integer, is_integer, normal
 from conundrum.compiler.powers import check_power

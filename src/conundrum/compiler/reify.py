@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from conundrum.compiler.aux import Aux
+from conundrum.compiler.auxiliary import Aux
 from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.linear import ONE, Lin, Rat, sign
 from conundrum.lang.errors import ModelError
