@@ -11,7 +11,9 @@ MAX_VARIABLES variables and the product of their domain sizes is at most TABLE_L
 The values are computed here, exactly (integers and Fractions), column by column over every
 assignment of the variables; an assignment that makes the subexpression undefined (division
 or modulo by zero, an inexact `exact_div`) has no row, so it fails, as docs/arithmetic.md says.
-This is the compiler's own evaluator: the solution checker (check.py) shares no code with it.
+The integer operations are the propagators' own (arith.BINARY_OPS), so a table and the
+propagator it stands for agree by construction; the solution checker (check.py) shares
+no code with either.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.powers import check_power
 from conundrum.lang.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
-from conundrum.propagators.arith import BINARY_OPS
+from conundrum.propagators import arith
 
 TABLE_LIMIT = 4096
 MAX_VARIABLES = 4
@@ -86,7 +88,7 @@ def _num(x: int | Fraction) -> int | Fraction:
     return x.numerator if isinstance(x, Fraction) and x.denominator == 1 else x
 
 
-# The integer operations of BINARY_OPS are homogeneous: over a common denominator d > 0,
+# The integer operations of arith.BINARY_OPS are homogeneous: over a common denominator d > 0,
 # a = A/d and b = B/d give a OP b = (A OP B) / d**k, with k the degree below (a // b is
 # A // B, a % b is (A % B) / d, a * b is A*B / d**2), so rational operands are computed by
 # the propagators' own integer functions (which the compiled build types as int -> int).
@@ -98,7 +100,7 @@ def _binary(op: str, a: Value, b: Value) -> Value:
         return None
     if op == "/":
         return None if b == 0 else _num(Fraction(a) / b)
-    f = BINARY_OPS[op][0]
+    f = arith.BINARY_OPS[op][0]
     if isinstance(a, int) and isinstance(b, int):
         return f(a, b)
     d = math.lcm(Fraction(a).denominator, Fraction(b).denominator)
