@@ -11,35 +11,56 @@ MAX_VARIABLES variables and the product of their domain sizes is at most TABLE_L
 The values are computed here, exactly (integers and Fractions), column by column over every
 assignment of the variables; an assignment that makes the subexpression undefined (division
 or modulo by zero, an inexact `exact_div`) has no row, so it fails, as docs/arithmetic.md says.
-This is the compiler's own evaluator: the solution checker (check.py) shares no code with it.
+The integer operations are the propagators' own (arith.BINARY_OPS), so a table and the
+propagator it stands for agree by construction; the solution checker (check.py) shares
+no code with either.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
+from typing import Any
 
+from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.powers import check_power
 from conundrum.lang.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
+from conundrum.propagators import arith
 
 TABLE_LIMIT = 4096
 MAX_VARIABLES = 4
 
 Value = int | Fraction | None  # None: undefined for that assignment
-ARITHMETIC = (Var, Sum, BinOp, Pow, Abs, MinMax)
+
+
+def _product_nonlinear(node: BinOp) -> bool:
+    a, b = node.args
+    if node.op == "*":
+        return isinstance(a, Expr) and isinstance(b, Expr)
+    if node.op == "/":  # by a constant it is a rational scaling: linear
+        return isinstance(b, Expr)
+    return True  # //, %, exact_div
+
+
+def _always(node: Expr) -> bool:
+    return True
+
+
+# the node classes that may root a non-linear subtree, and whether a node does
+NONLINEAR: dict[type, Callable[[Any], bool]] = {
+    BinOp: _product_nonlinear,
+    Pow: _always,
+    Abs: _always,
+    MinMax: _always,
+}
 
 
 def is_nonlinear_root(node: Expr) -> bool:
     """A node that linear propagation cannot state directly."""
-    if isinstance(node, BinOp):
-        a, b = node.args
-        if node.op == "*":
-            return isinstance(a, Expr) and isinstance(b, Expr)
-        if node.op == "/":  # by a constant it is a rational scaling: linear
-            return isinstance(b, Expr)
-        return True  # //, %, exact_div
-    return isinstance(node, Pow | Abs | MinMax)
+    rule = rule_for(NONLINEAR, node)
+    return rule is not None and rule(node)
 
 
 def tabulable(node: Expr, size: Callable[[Var], int]) -> list[Var] | None:
@@ -49,8 +70,8 @@ def tabulable(node: Expr, size: Callable[[Var], int]) -> list[Var] | None:
         return None
     variables: dict[int, Var] = {}
     for sub in postorder(node):
-        if not isinstance(sub, ARITHMETIC):
-            return None
+        if rule_for(COLUMN, sub) is None:
+            return None  # not arithmetic: a relation, an element, ...
         if isinstance(sub, Var) and sub.index not in variables:
             variables[sub.index] = sub
             if len(variables) > MAX_VARIABLES:
@@ -67,64 +88,98 @@ def _num(x: int | Fraction) -> int | Fraction:
     return x.numerator if isinstance(x, Fraction) and x.denominator == 1 else x
 
 
+# The integer operations of arith.BINARY_OPS are homogeneous: over a common denominator d > 0,
+# a = A/d and b = B/d give a OP b = (A OP B) / d**k, with k the degree below (a // b is
+# A // B, a % b is (A % B) / d, a * b is A*B / d**2), so rational operands are computed by
+# the propagators' own integer functions (which the compiled build types as int -> int).
+DEGREE = {"*": 2, "exact_div": 0, "//": 0, "%": 1}
+
+
 def _binary(op: str, a: Value, b: Value) -> Value:
     if a is None or b is None:
         return None
-    if op == "*":
-        return _num(a * b)
-    if b == 0:
-        return None
     if op == "/":
-        return _num(Fraction(a) / b)
-    if op == "//":
-        return _num(a // b)
-    if op == "%":
-        return _num(a % b)
-    q = Fraction(a) / b  # exact_div
-    return q.numerator if q.denominator == 1 else None
+        return None if b == 0 else _num(Fraction(a) / b)
+    f = arith.BINARY_OPS[op][0]
+    if isinstance(a, int) and isinstance(b, int):
+        return f(a, b)
+    d = math.lcm(Fraction(a).denominator, Fraction(b).denominator)
+    r = f(int(a * d), int(b * d))
+    return None if r is None else _num(Fraction(r, d ** DEGREE[op]))
+
+
+class _Columns:
+    """The columns computed so far: one value (or None) per assignment, per node."""
+
+    def __init__(self, variables: list[Var], domains: list[list[int]]) -> None:
+        self.assignments = list(product(*domains))
+        self.position = {v.index: i for i, v in enumerate(variables)}
+        self.done: dict[int, list[Value]] = {}
+
+    def of(self, a: object) -> list[Value]:
+        if isinstance(a, Expr):
+            return self.done[id(a)]
+        return [a] * len(self.assignments)  # type: ignore[list-item]
+
+
+def _var_column(sub: Var, cols: _Columns) -> list[Value]:
+    i = cols.position[sub.index]
+    return [t[i] for t in cols.assignments]
+
+
+def _sum_column(sub: Sum, cols: _Columns) -> list[Value]:
+    col: list[Value] = [_num(sub.const)] * len(cols.assignments)
+    for c, term in zip(sub.coefs, sub.args):
+        tc = cols.of(term)
+        col = [None if x is None or y is None else _num(x + c * y)
+               for x, y in zip(col, tc)]
+    return col
+
+
+def _binop_column(sub: BinOp, cols: _Columns) -> list[Value]:
+    op = sub.op
+    return [_binary(op, x, y) for x, y in zip(cols.of(sub.args[0]), cols.of(sub.args[1]))]
+
+
+def _pow_column(sub: Pow, cols: _Columns) -> list[Value]:
+    k = sub.k
+    base = cols.of(sub.args[0])
+    present = [x for x in base if x is not None]
+    if present:  # before any power is computed: it might be astronomically large
+        check_power(min(present), max(present), k, render(sub.args[0]))
+    return [None if x is None else _num(x ** k) for x in base]
+
+
+def _abs_column(sub: Abs, cols: _Columns) -> list[Value]:
+    return [None if x is None else abs(x)  # type: ignore[misc]
+            for x in cols.of(sub.args[0])]
+
+
+def _minmax_column(sub: MinMax, cols: _Columns) -> list[Value]:
+    args = [cols.of(a) for a in sub.args]
+    pick = max if sub.is_max else min
+    return [None if any(x is None for x in xs) else pick(xs)
+            for xs in zip(*args)]
+
+
+# the arithmetic node classes, each with its column over every assignment
+COLUMN: dict[type, Callable[[Any, _Columns], list[Value]]] = {
+    Var: _var_column,
+    Sum: _sum_column,
+    BinOp: _binop_column,
+    Pow: _pow_column,
+    Abs: _abs_column,
+    MinMax: _minmax_column,
+}
 
 
 def table_rows(node: Expr, variables: list[Var],
                domains: list[list[int]]) -> list[tuple[tuple[int, ...], int | Fraction]]:
     """(assignment, value of node) for every assignment of the variables (in the order of
     `domains`) where node is defined."""
-    assignments = list(product(*domains))
-    position = {v.index: i for i, v in enumerate(variables)}
-    columns: dict[int, list[Value]] = {}
-
-    def column(a: object) -> list[Value]:
-        if isinstance(a, Expr):
-            return columns[id(a)]
-        return [a] * len(assignments)  # type: ignore[list-item]
-
+    cols = _Columns(variables, domains)
     for sub in postorder(node):
-        if isinstance(sub, Var):
-            i = position[sub.index]
-            col: list[Value] = [t[i] for t in assignments]
-        elif isinstance(sub, Sum):
-            col = [_num(sub.const)] * len(assignments)
-            for c, term in zip(sub.coefs, sub.args):
-                tc = column(term)
-                col = [None if x is None or y is None else _num(x + c * y)
-                       for x, y in zip(col, tc)]
-        elif isinstance(sub, BinOp):
-            op = sub.op
-            col = [_binary(op, x, y) for x, y in zip(column(sub.args[0]), column(sub.args[1]))]
-        elif isinstance(sub, Pow):
-            k = sub.k
-            base = column(sub.args[0])
-            present = [x for x in base if x is not None]
-            if present:  # before any power is computed: it might be astronomically large
-                check_power(min(present), max(present), k, render(sub.args[0]))
-            col = [None if x is None else _num(x ** k) for x in base]
-        elif isinstance(sub, Abs):
-            col = [None if x is None else abs(x)  # type: ignore[misc]
-                   for x in column(sub.args[0])]
-        else:
-            assert isinstance(sub, MinMax)
-            cols = [column(a) for a in sub.args]
-            pick = max if sub.is_max else min
-            col = [None if any(x is None for x in xs) else pick(xs)
-                   for xs in zip(*cols)]
-        columns[id(sub)] = col
-    return [(t, v) for t, v in zip(assignments, columns[id(node)]) if v is not None]
+        rule = rule_for(COLUMN, sub)
+        assert rule is not None  # tabulable() checked that every node is arithmetic
+        cols.done[id(sub)] = rule(sub, cols)
+    return [(t, v) for t, v in zip(cols.assignments, cols.done[id(node)]) if v is not None]

@@ -1,0 +1,217 @@
+"""The posting pass: constraints at the top level of a model to propagators.
+
+A top-level constraint is found in CONSTRAINT by its node's class: conjunctions are split,
+a relation (or a negated one) becomes one linear relation, a global constraint gets its
+dedicated propagator, found in GLOBALS by the global's class, when its arguments are
+integer (otherwise, and for a global GLOBALS does not name, its decomposition is posted),
+and any other Boolean expression is compiled to a 0/1 value posted equal to 1.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from conundrum.compiler.dispatch import rule_for
+from conundrum.compiler.linear import ONE, Lin, is_integer
+from conundrum.compiler.reify import rel_form
+from conundrum.engine import Inconsistency, IntView
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, render
+from conundrum.lang.globals import (
+    AllDifferent,
+    AllDifferentExcept0,
+    BinPacking,
+    Circuit,
+    Cumulative,
+    LinearEquation,
+    NoOverlap,
+    NoOverlap2D,
+    Regular,
+    Table,
+)
+from conundrum.propagators import alldiff, circuit, linear_domain, packing, scheduling
+
+if TYPE_CHECKING:
+    from conundrum.compiler.compile import Compiler
+
+NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def post(cx: Compiler, constraint: object) -> None:
+    """Post a constraint at the top level (conjunctions are split without recursion)."""
+    stack = [constraint]
+    while stack:
+        c = stack.pop()
+        rule = rule_for(CONSTRAINT, c)
+        if rule is not None:
+            stack.extend(reversed(rule(cx, c)))
+        elif isinstance(c, Expr) and c.boolean:  # a 0/1 variable
+            _true(cx, c)
+        else:
+            raise ModelError(f"{render(c)} is not a constraint")
+
+
+# ------------------------------------- top-level constraints, by class; each returns
+# the constraints it splits into (posted next, in order)
+def _const(cx: Compiler, c: BoolConst) -> Sequence[object]:
+    if not c.value:
+        raise Inconsistency
+    return ()
+
+
+def _relation(cx: Compiler, c: Rel) -> Sequence[object]:
+    post_rel(cx, c.op, c)
+    return ()
+
+
+def _connective(cx: Compiler, c: BoolOp) -> Sequence[object]:
+    """A conjunction splits; the negation of a relation is the opposite relation; any
+    other connective is a Boolean value posted true."""
+    if c.op == "and":
+        return c.args
+    if c.op == "not" and isinstance(c.args[0], Rel):
+        post_rel(cx, NEGATED[c.args[0].op], c.args[0])
+        return ()
+    return _true(cx, c)
+
+
+def _global(cx: Compiler, c: Global) -> Sequence[object]:
+    forms = [cx.value(a) for a in c.args]
+    poster = rule_for(GLOBALS, c)
+    if poster is not None and all(is_integer(r) for r in forms):
+        poster(cx, c, [n for n, _ in forms])
+        return ()
+    dec = c.decompose()
+    cx.keep.append(dec)
+    return (dec,)
+
+
+def _true(cx: Compiler, c: Expr) -> Sequence[object]:
+    """A Boolean expression (a 0/1 variable, a connective) posted equal to 1."""
+    lin = cx.value(c)[0]
+    cx.post_linear(lin.plus(ONE, -1), "eq")
+    return ()
+
+
+CONSTRAINT: dict[type, Callable[[Compiler, Any], Sequence[object]]] = {
+    BoolConst: _const,
+    BoolOp: _connective,
+    Rel: _relation,
+    Global: _global,
+}
+
+
+def post_rel(cx: Compiler, op: str, c: Rel) -> None:
+    """Post (a OP b) for the two sides of relation c."""
+    a, b = cx.value(c.args[0]), cx.value(c.args[1])
+    lin, r = rel_form(cx, op, a, b)
+    cx.post_linear(lin, r)
+
+
+# ------------------------------------------------ globals, by class
+def _vars(cx: Compiler, forms: list[Lin]) -> list[IntView]:
+    return [cx.as_var(n) for n in forms]
+
+
+def _all_different(cx: Compiler, c: AllDifferent, forms: list[Lin]) -> None:
+    alldiff.post_all_different(cx.solver, _vars(cx, forms), c.strength)
+
+
+def _all_different_except_0(cx: Compiler, c: AllDifferentExcept0, forms: list[Lin]) -> None:
+    xs = _vars(cx, forms)
+    cx.post_prop(alldiff.AllDifferentExcept0(cx.solver, xs))
+
+
+def _table(cx: Compiler, c: Table, forms: list[Lin]) -> None:
+    cx.post_table(_vars(cx, forms), list(c.tuples))
+
+
+def _linear_equation(cx: Compiler, c: LinearEquation, forms: list[Lin]) -> None:
+    """linear_eq: one linear form (a variable used twice merges into one term); with
+    strength "domain", the dynamic-programming propagator while the sum spans at most
+    SPAN_LIMIT values, and bounds consistency with a warning above."""
+    total = Lin(None, -c.rhs)
+    for a, form in zip(c.coefs, forms):
+        total = total.plus(form, a)
+    coefs, xs, const = total.parts()
+    if c.strength != "domain" or len(xs) < 2:
+        cx.post_linear(total, "eq")
+        return
+    span = linear_domain.linear_span(coefs, [(x.lo, x.hi) for x in xs])
+    if span > linear_domain.SPAN_LIMIT:
+        warnings.warn(f"linear_eq: the sum spans {span + 1} values, more than "
+                      f"{linear_domain.SPAN_LIMIT + 1}: bounds consistency instead of domain "
+                      "consistency", RuntimeWarning, stacklevel=2)
+        cx.post_linear(total, "eq")
+        return
+    cx.post_prop(linear_domain.LinearEqDomain(cx.solver, coefs, xs, const))
+
+
+def _regular(cx: Compiler, c: Regular, forms: list[Lin]) -> None:
+    """A chain of tables (q_i, x_i, q_i+1) over state variables whose domains are the
+    states reachable from the start (the automaton is deterministic, so the states
+    follow from the values and add no solutions)."""
+    xs = _vars(cx, forms)
+    states = {c.start}
+    q = cx.solver.int_var(c.start, c.start)
+    for x in xs:
+        rows = [(a, v, r) for (a, v), r in c.transitions.items()
+                if a in states and x.lo <= v <= x.hi]
+        states = {r for _, _, r in rows}
+        if not states:
+            raise Inconsistency
+        nxt = cx.solver.int_var_values(sorted(states))
+        cx.post_table([q, x, nxt], rows)
+        q = nxt
+    cx.post_table([q], [(a,) for a in sorted(states & c.accepting)])
+
+
+def _circuit(cx: Compiler, c: Circuit, forms: list[Lin]) -> None:
+    """circuit and subcircuit: their propagator beside a domain-consistent all_different."""
+    xs = _vars(cx, forms)
+    cx.post_prop(circuit.Circuit(cx.solver, xs, c.sub))
+    alldiff.post_all_different(cx.solver, xs, "domain")
+
+
+def _no_overlap(cx: Compiler, c: NoOverlap, forms: list[Lin]) -> None:
+    xs = _vars(cx, forms)
+    n = len(xs) // 2
+    cx.post_prop(scheduling.Disjunctive(cx.solver, xs[:n], xs[n:], c.strict))
+
+
+def _cumulative(cx: Compiler, c: Cumulative, forms: list[Lin]) -> None:
+    xs = _vars(cx, forms)
+    n = (len(xs) - 1) // 3
+    cx.post_prop(scheduling.Cumulative(cx.solver, xs[:n], xs[n:2 * n], xs[2 * n:3 * n],
+                                       xs[-1]))
+
+
+def _no_overlap_2d(cx: Compiler, c: NoOverlap2D, forms: list[Lin]) -> None:
+    xs = _vars(cx, forms)
+    n = len(xs) // 4
+    cx.post_prop(scheduling.NoOverlap2D(cx.solver, xs[:n], xs[n:2 * n], xs[2 * n:3 * n],
+                                        xs[3 * n:]))
+
+
+def _bin_packing(cx: Compiler, c: BinPacking, forms: list[Lin]) -> None:
+    xs = _vars(cx, forms)
+    k = len(xs) - len(c.sizes)
+    cx.post_prop(packing.BinPacking(cx.solver, xs[:k], xs[k:], list(c.sizes)))
+
+
+# The globals with a propagator of their own, each with the function that posts it over
+# the integer forms of the global's arguments; the others are posted decomposed.
+GLOBALS: dict[type, Callable[[Compiler, Any, list[Lin]], None]] = {
+    AllDifferent: _all_different,
+    AllDifferentExcept0: _all_different_except_0,
+    Table: _table,
+    LinearEquation: _linear_equation,
+    Regular: _regular,
+    Circuit: _circuit,
+    NoOverlap: _no_overlap,
+    Cumulative: _cumulative,
+    NoOverlap2D: _no_overlap_2d,
+    BinPacking: _bin_packing,
+}
