@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
 from conundrum.lang.errors import ModelError
@@ -16,7 +17,7 @@ from conundrum.lang.expr import (
     render,
 )
 from conundrum.lang.matrix import Matrix
-from conundrum.model.options import SearchKeywords
+from conundrum.model.options import SearchKeywords, Sense
 from conundrum.model.solution import Solution
 from conundrum.search.stats import SearchStats
 
@@ -51,6 +52,23 @@ def _limit(limit: object) -> int | None:
     if _int(limit, "limit") < 0:
         raise ModelError(f"limit must be >= 0, not {limit}")
     return limit  # type: ignore[return-value]
+
+
+def _sense(sense: object) -> int:
+    """The direction of an optimisation: -1 to minimise, 1 to maximise."""
+    if sense == "min":
+        return -1
+    if sense == "max":
+        return 1
+    raise ModelError(f"sense must be 'min' or 'max', not {sense!r}")
+
+
+def _objective(expr: object) -> Expr | int | Fraction:
+    """The objective checked as an operand (a float or a string is refused)."""
+    objective = const_or_expr(expr, "objective")
+    if isinstance(objective, BoolConst):
+        return int(objective.value)
+    return objective
 
 
 class Model:
@@ -315,8 +333,10 @@ class Model:
         return self._solutions(_limit(limit), opts, parallel)
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
-                   goal: str = "all") -> Generator[Solution, None, None]:
-        """The solutions of a run asked for `goal` ("one": solve(), or "all")."""
+                   goal: str = "all", objective: object = None, sense: int = 0,
+                   ) -> Generator[Solution, None, None]:
+        """The solutions of a run asked for `goal` ("one": solve(), "all", or "best": each
+        one better than the last for `objective` in direction `sense`)."""
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
         if limit == 0:
@@ -327,7 +347,7 @@ class Model:
         found = 0
         snapshot = self._snapshot()
         variables = snapshot[0]
-        run = self._run(opts, snapshot=snapshot, stats=stats, parallel=parallel)
+        run = self._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
         try:
             for values in run:
                 found += 1
@@ -376,31 +396,45 @@ class Model:
         # a parallel count: the workers count, no solution is sent back
         return found if parallel is None else stats.solutions
 
+    def improving(self, objective: ExprLike, sense: Sense = "min", *,
+                  limit: int | None = None, **options: Unpack[SearchKeywords],
+                  ) -> Generator[Solution, None, None]:
+        """Each improving solution of a branch and bound on `objective`, lazily: every one
+        strictly better than the one before (smaller for `sense="min"`, larger for
+        `"max"`). When the search runs to its end the last one is optimal, and
+        self.stats.status says "optimal_solution"; stopped by a limit (`time_limit`,
+        `node_limit`, `limit=N` solutions) or left early (close() the generator, or break
+        out of the loop), what it gave is valid but not proved optimal. No solution at
+        all: the model is unsatisfiable ("unsatisfiable"), or a limit came first ("unknown").
+
+        minimize and maximize return its last solution; it takes the same search options,
+        `workers=` included (the workers share the incumbent)."""
+        direction = _sense(sense)
+        limit = _limit(limit)
+        opts, parallel = self._options(options, "optimize")
+        return self._solutions(limit, opts, parallel, "best", _objective(objective),
+                               direction)
+
     def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound."""
-        return self._optimize(expr, -1, options)
+        return self._optimize(expr, "min", options)
 
     def maximize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the largest value of expr, by branch and bound."""
-        return self._optimize(expr, 1, options)
+        return self._optimize(expr, "max", options)
 
-    def _optimize(self, expr: ExprLike, sense: int, options: Mapping[str, Any],
+    def _optimize(self, expr: ExprLike, sense: Sense, options: Mapping[str, Any],
                   ) -> Solution | None:
+        """The last of the improving solutions (no `limit` here: an unknown option)."""
         opts, parallel = self._options(options, "optimize")
-        expr = const_or_expr(expr, "objective")
-        if isinstance(expr, BoolConst):
-            expr = int(expr.value)
-        snapshot = self._snapshot()
         last = None
-        stats = SearchStats()
-        run = self._run(opts, expr, sense, snapshot, stats=stats, parallel=parallel)
+        run = self._solutions(None, opts, parallel, "best", _objective(expr), _sense(sense))
         try:
-            for values in run:
-                last = values
+            for solution in run:
+                last = solution
         finally:
             run.close()
-            stats.conclude("best")
-        return None if last is None else self._solution(snapshot[0], last)
+        return last
 
     def explain(self, names: dict[Var, str] | None = None, *,
                 time_limit: float | None = None, node_limit: int | None = None,

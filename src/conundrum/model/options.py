@@ -1,21 +1,24 @@
 """The keyword options of the solving methods, as one TypedDict.
 
-`Model.solutions`, `solve`, `count`, `minimize` and `maximize` take these keywords
-(``**options: Unpack[SearchKeywords]``), so a type checker or an IDE completes their names
-and flags a misspelt heuristic (``var_select="first-fail"``) before the model runs. At run
+`Model.solutions`, `solve`, `count`, `improving`, `minimize` and `maximize` take these
+keywords (``**options: Unpack[SearchKeywords]``), so a type checker or an IDE completes their
+names and flags a misspelt heuristic (``var_select="first-fail"``) before the model runs. At run
 time the same mistakes raise a ModelError naming the choices.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 if TYPE_CHECKING:
     from conundrum.lang.expr import Operands
     from conundrum.search.methods import Method
     from conundrum.search.selectors import ValueSelect, VarSelect
     from conundrum.search.stats import SearchStats
+
+# the direction of Model.improving: "min" (each solution smaller) or "max" (larger)
+Sense = Literal["min", "max"]
 
 
 class SearchKeywords(TypedDict, total=False):
