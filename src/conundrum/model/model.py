@@ -18,7 +18,7 @@ from conundrum.lang.expr import (
 )
 from conundrum.lang.matrix import Matrix
 from conundrum.model.options import SearchKeywords, Sense
-from conundrum.model.solution import Solution
+from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:

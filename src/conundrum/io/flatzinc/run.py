@@ -93,6 +93,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         format_solution,
         format_stats,
     )
+    from conundrum.lang.expr import Var
     from conundrum.search import stats as cn_stats
 
     m = problem.model
@@ -111,6 +112,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
             stats.conclude("best")
     else:
         # each improving solution, in order; -n N stops after N of them
+        assert isinstance(objective, Var)  # read(): a variable, or an integer (above)
         every = args.all or args.intermediate
         last = None
         run = m.improving(objective, "min" if problem.kind == "minimize" else "max",
