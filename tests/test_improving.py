@@ -311,7 +311,7 @@ def test_no_module_outside_model_uses_a_private_part_of_model_or_solution() -> N
     """Only `self.` and `cls.` may name them, and only inside model/: FlatZinc, parallel
     search and the rest go through the public API (Model.improving and the others)."""
     private = private_names()
-    assert {"_run", "_options", "_snapshot", "_solution", "_values"} <= private
+    assert {"_run", "_snapshot", "_solution", "_values"} <= private
     found = []
     for path in sorted(SRC.rglob("*.py")):
         if path.parent.name == "model" and path.parent.parent == SRC:

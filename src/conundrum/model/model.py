@@ -17,7 +17,7 @@ from conundrum.lang.expr import (
     render,
 )
 from conundrum.lang.matrix import Matrix
-from conundrum.model.options import SearchKeywords, Sense
+from conundrum.model.options import SearchKeywords, Sense, search_options
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.search.stats import SearchStats
 
@@ -32,11 +32,6 @@ Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"
 
 # The engine, the compiler and the search are imported at the first solve, not at
 # `import conundrum`: building a model needs none of them.
-
-# The keywords of the solving methods are those of SearchKeywords (one list for the type
-# checker and the run-time check); these three choose where the search runs.
-_PARALLEL_OPTIONS = ("workers", "scheduler", "ordered")
-_SEARCH_OPTIONS = tuple(k for k in SearchKeywords.__annotations__ if k not in _PARALLEL_OPTIONS)
 
 
 def _int(value: object, what: str) -> int:
@@ -233,51 +228,6 @@ class Model:
                                  "belongs to another model")
 
     # ----------------------------------------------------------------- solving
-    def _options(self, kwargs: Mapping[str, Any], mode: str = "solutions",
-                 ) -> tuple[SearchOptions, Parallel | None]:
-        """The search options, and the parallel settings when the search is to run on
-        several workers (None: sequential). `mode` is what the run is for: "solutions",
-        "count" or "optimize"."""
-        from conundrum.search.dfs import SearchOptions, check_options
-
-        unknown = set(kwargs) - set(_SEARCH_OPTIONS) - set(_PARALLEL_OPTIONS)
-        if unknown:
-            raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
-                             f"known: {', '.join(_SEARCH_OPTIONS + _PARALLEL_OPTIONS)}")
-        search_kwargs = {k: v for k, v in kwargs.items() if k in _SEARCH_OPTIONS}
-        try:
-            check_options(search_kwargs)  # before the typed SearchOptions sees a wrong type
-        except ValueError as e:
-            raise ModelError(str(e)) from None
-        parallel = None
-        if any(k in kwargs for k in _PARALLEL_OPTIONS):
-            from conundrum.parallel.options import parallel_settings
-
-            parallel = parallel_settings(kwargs, search_kwargs, mode)
-        if search_kwargs.get("phases") is not None:
-            search_kwargs["phases"] = [(self._phase_vars(xs), vs, val)
-                                       for xs, vs, val in search_kwargs["phases"]]
-        if search_kwargs.get("project") is not None:
-            search_kwargs["project"] = self._phase_vars(search_kwargs["project"], "project")
-        return SearchOptions(**search_kwargs), parallel
-
-    def _phase_vars(self, items: object, what: str = "phases") -> list[Var]:
-        """The variables of a search phase or of `project` (a variable, or any nesting of
-        lists of them)."""
-        stack, found = [items], []
-        while stack:
-            item = stack.pop()
-            if isinstance(item, Var):
-                if item.model is not self:
-                    raise ModelError(f"{what}: variable {item.name or item.index!r} belongs "
-                                     "to another model")
-                found.append(item)
-            elif isinstance(item, list | tuple | Matrix):
-                stack.extend(reversed(list(item)))
-            else:
-                raise ModelError(f"{what}: {item!r} is not a variable of the model")
-        return found
-
     def _snapshot(self) -> tuple[list[Var], list[Expr]]:
         # a suspended generator keeps solving the model as it was when it started
         return list(self.variables), list(self.constraints)
@@ -329,7 +279,7 @@ class Model:
         stops after N.
 
         After the run, self.stats.status says what it established (see SearchStats)."""
-        opts, parallel = self._options(options)
+        opts, parallel = search_options(self, options)
         return self._solutions(_limit(limit), opts, parallel)
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
@@ -370,7 +320,7 @@ class Model:
     def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
         """The first solution, or None; self.stats.status says "satisfied", or
         "unsatisfiable" (proved), or "unknown" (a limit stopped the search first)."""
-        opts, parallel = self._options(options)
+        opts, parallel = search_options(self, options)
         run = self._solutions(1, opts, parallel, "one")
         try:
             return next(run, None)
@@ -383,7 +333,7 @@ class Model:
         limit = _limit(limit)
         # a count with a limit runs as an enumeration: the workers' solutions travel back
         # and are counted here, so that it stops at exactly N
-        opts, parallel = self._options(options, "count" if limit is None else "solutions")
+        opts, parallel = search_options(self, options, "count" if limit is None else "solutions")
         if limit is not None:
             return sum(1 for _ in self._solutions(limit, opts, parallel))
         stats = SearchStats()
@@ -411,7 +361,7 @@ class Model:
         `workers=` included (the workers share the incumbent)."""
         direction = _sense(sense)
         limit = _limit(limit)
-        opts, parallel = self._options(options, "optimize")
+        opts, parallel = search_options(self, options, "optimize")
         return self._solutions(limit, opts, parallel, "best", _objective(objective),
                                direction)
 
@@ -426,7 +376,7 @@ class Model:
     def _optimize(self, expr: ExprLike, sense: Sense, options: Mapping[str, Any],
                   ) -> Solution | None:
         """The last of the improving solutions (no `limit` here: an unknown option)."""
-        opts, parallel = self._options(options, "optimize")
+        opts, parallel = search_options(self, options, "optimize")
         last = None
         run = self._solutions(None, opts, parallel, "best", _objective(expr), _sense(sense))
         try:
