@@ -185,6 +185,9 @@ def test_knapsack_sequence_with_and_without_workers() -> None:
     assert stats.status == "optimal_solution" and stats.workers == 2 and stats.subproblems
     assert children() == []
     assert m.maximize(value, workers=2).value(value) == optimum
+    first = list(m.improving(value, "max", workers=2, limit=3))
+    assert len(first) == 3 and m.stats.stopped_by == "limit" and children() == []
+    knapsack_values(first, take, w, v, cap)
 
 
 @pytest.mark.parametrize("limit", [{"node_limit": 40}, {"node_limit": 400}, {"limit": 1},

@@ -41,7 +41,8 @@ def _int(value: object, what: str) -> int:
 
 
 def _limit(limit: object) -> int | None:
-    """The `limit=` of solutions() and count(): None, or a number of solutions >= 0."""
+    """The `limit=` of solutions(), count() and improving(): None, or a number of solutions
+    >= 0."""
     if limit is None:
         return None
     if _int(limit, "limit") < 0:
