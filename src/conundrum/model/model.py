@@ -6,7 +6,6 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
-from conundrum.check import evaluate
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
     BoolConst,
@@ -18,7 +17,8 @@ from conundrum.lang.expr import (
     render,
 )
 from conundrum.lang.matrix import Matrix
-from conundrum.model.options import SearchKeywords
+from conundrum.model.options import SearchKeywords, Sense, search_options
+from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
@@ -33,11 +33,6 @@ Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"
 # The engine, the compiler and the search are imported at the first solve, not at
 # `import conundrum`: building a model needs none of them.
 
-# The keywords of the solving methods are those of SearchKeywords (one list for the type
-# checker and the run-time check); these three choose where the search runs.
-_PARALLEL_OPTIONS = ("workers", "scheduler", "ordered")
-_SEARCH_OPTIONS = tuple(k for k in SearchKeywords.__annotations__ if k not in _PARALLEL_OPTIONS)
-
 
 def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -46,7 +41,8 @@ def _int(value: object, what: str) -> int:
 
 
 def _limit(limit: object) -> int | None:
-    """The `limit=` of solutions() and count(): None, or a number of solutions >= 0."""
+    """The `limit=` of solutions(), count() and improving(): None, or a number of solutions
+    >= 0."""
     if limit is None:
         return None
     if _int(limit, "limit") < 0:
@@ -54,60 +50,21 @@ def _limit(limit: object) -> int | None:
     return limit  # type: ignore[return-value]
 
 
-class Solution:
-    """Values of a model's variables in one solution."""
+def _sense(sense: object) -> int:
+    """The direction of an optimisation: -1 to minimise, 1 to maximise."""
+    if sense == "min":
+        return -1
+    if sense == "max":
+        return 1
+    raise ModelError(f"sense must be 'min' or 'max', not {sense!r}")
 
-    def __init__(self, model: Model, values: dict[int, int],
-                 variables: list[Var] | None = None) -> None:
-        self._model = model
-        self._values = values
-        # the variables that existed when the search started (the model may have grown)
-        self._variables = list(model.variables) if variables is None else variables
 
-    def __getitem__(self, key: Var | str) -> int:
-        if isinstance(key, Var):
-            if key.model is not self._model:
-                raise ModelError(f"variable {key.name!r} belongs to another model")
-            if key.index not in self._values:
-                raise ModelError(f"variable {key.name!r} was created after this search began")
-            return self._values[key.index]
-        if isinstance(key, str):
-            return self._values[self._model.variable(key).index]
-        if isinstance(key, Expr):
-            raise ModelError("sol[...] takes a variable or a name; use sol.value(expr) "
-                             "for an expression")
-        raise KeyError(key)
-
-    def value(self, expr: ExprLike) -> int | Fraction:
-        """The exact value of an expression in this solution (int or Fraction)."""
-        return evaluate(const_or_expr(expr), self._values)
-
-    def as_dict(self) -> dict[str, int]:
-        """{name: value} for the named variables."""
-        return {v.name: self._values[v.index] for v in self._variables if v.name}
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __iter__(self) -> Iterator[tuple[Var, int]]:
-        return ((v, self._values[v.index]) for v in self._variables)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Solution) and self._values == other._values
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def _repr_html_(self) -> str:
-        """The values as a notebook shows them: name = value, name[i][j] as a grid."""
-        from conundrum.display.html import solution_html
-
-        return solution_html(self)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{v.name or '_' + str(v.index)}={self._values[v.index]}"
-                          for v in self._variables[:20])
-        more = "" if len(self._variables) <= 20 else ", ..."
-        return f"Solution({shown}{more})"
+def _objective(expr: object) -> Expr | int | Fraction:
+    """The objective checked as an operand (a float or a string is refused)."""
+    objective = const_or_expr(expr, "objective")
+    if isinstance(objective, BoolConst):
+        return int(objective.value)
+    return objective
 
 
 class Model:
@@ -272,51 +229,6 @@ class Model:
                                  "belongs to another model")
 
     # ----------------------------------------------------------------- solving
-    def _options(self, kwargs: Mapping[str, Any], mode: str = "solutions",
-                 ) -> tuple[SearchOptions, Parallel | None]:
-        """The search options, and the parallel settings when the search is to run on
-        several workers (None: sequential). `mode` is what the run is for: "solutions",
-        "count" or "optimize"."""
-        from conundrum.search.dfs import SearchOptions, check_options
-
-        unknown = set(kwargs) - set(_SEARCH_OPTIONS) - set(_PARALLEL_OPTIONS)
-        if unknown:
-            raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
-                             f"known: {', '.join(_SEARCH_OPTIONS + _PARALLEL_OPTIONS)}")
-        search_kwargs = {k: v for k, v in kwargs.items() if k in _SEARCH_OPTIONS}
-        try:
-            check_options(search_kwargs)  # before the typed SearchOptions sees a wrong type
-        except ValueError as e:
-            raise ModelError(str(e)) from None
-        parallel = None
-        if any(k in kwargs for k in _PARALLEL_OPTIONS):
-            from conundrum.parallel.options import parallel_settings
-
-            parallel = parallel_settings(kwargs, search_kwargs, mode)
-        if search_kwargs.get("phases") is not None:
-            search_kwargs["phases"] = [(self._phase_vars(xs), vs, val)
-                                       for xs, vs, val in search_kwargs["phases"]]
-        if search_kwargs.get("project") is not None:
-            search_kwargs["project"] = self._phase_vars(search_kwargs["project"], "project")
-        return SearchOptions(**search_kwargs), parallel
-
-    def _phase_vars(self, items: object, what: str = "phases") -> list[Var]:
-        """The variables of a search phase or of `project` (a variable, or any nesting of
-        lists of them)."""
-        stack, found = [items], []
-        while stack:
-            item = stack.pop()
-            if isinstance(item, Var):
-                if item.model is not self:
-                    raise ModelError(f"{what}: variable {item.name or item.index!r} belongs "
-                                     "to another model")
-                found.append(item)
-            elif isinstance(item, list | tuple | Matrix):
-                stack.extend(reversed(list(item)))
-            else:
-                raise ModelError(f"{what}: {item!r} is not a variable of the model")
-        return found
-
     def _snapshot(self) -> tuple[list[Var], list[Expr]]:
         # a suspended generator keeps solving the model as it was when it started
         return list(self.variables), list(self.constraints)
@@ -368,12 +280,14 @@ class Model:
         stops after N.
 
         After the run, self.stats.status says what it established (see SearchStats)."""
-        opts, parallel = self._options(options)
+        opts, parallel = search_options(self, options)
         return self._solutions(_limit(limit), opts, parallel)
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
-                   goal: str = "all") -> Generator[Solution, None, None]:
-        """The solutions of a run asked for `goal` ("one": solve(), or "all")."""
+                   goal: str = "all", objective: object = None, sense: int = 0,
+                   ) -> Generator[Solution, None, None]:
+        """The solutions of a run asked for `goal` ("one": solve(), "all", or "best": each
+        one better than the last for `objective` in direction `sense`)."""
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
         if limit == 0:
@@ -384,7 +298,7 @@ class Model:
         found = 0
         snapshot = self._snapshot()
         variables = snapshot[0]
-        run = self._run(opts, snapshot=snapshot, stats=stats, parallel=parallel)
+        run = self._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
         try:
             for values in run:
                 found += 1
@@ -407,7 +321,7 @@ class Model:
     def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
         """The first solution, or None; self.stats.status says "satisfied", or
         "unsatisfiable" (proved), or "unknown" (a limit stopped the search first)."""
-        opts, parallel = self._options(options)
+        opts, parallel = search_options(self, options)
         run = self._solutions(1, opts, parallel, "one")
         try:
             return next(run, None)
@@ -420,7 +334,7 @@ class Model:
         limit = _limit(limit)
         # a count with a limit runs as an enumeration: the workers' solutions travel back
         # and are counted here, so that it stops at exactly N
-        opts, parallel = self._options(options, "count" if limit is None else "solutions")
+        opts, parallel = search_options(self, options, "count" if limit is None else "solutions")
         if limit is not None:
             return sum(1 for _ in self._solutions(limit, opts, parallel))
         stats = SearchStats()
@@ -433,31 +347,45 @@ class Model:
         # a parallel count: the workers count, no solution is sent back
         return found if parallel is None else stats.solutions
 
+    def improving(self, objective: ExprLike, sense: Sense = "min", *,
+                  limit: int | None = None, **options: Unpack[SearchKeywords],
+                  ) -> Generator[Solution, None, None]:
+        """Each improving solution of a branch and bound on `objective`, lazily: every one
+        strictly better than the one before (smaller for `sense="min"`, larger for
+        `"max"`). When the search runs to its end the last one is optimal, and
+        self.stats.status says "optimal_solution"; stopped by a limit (`time_limit`,
+        `node_limit`, `limit=N` solutions) or left early (close() the generator, or break
+        out of the loop), what it gave is valid but not proved optimal. No solution at
+        all: the model is unsatisfiable ("unsatisfiable"), or a limit came first ("unknown").
+
+        minimize and maximize return its last solution; it takes the same search options,
+        `workers=` included (the workers share the incumbent)."""
+        direction = _sense(sense)
+        limit = _limit(limit)
+        opts, parallel = search_options(self, options, "optimize")
+        return self._solutions(limit, opts, parallel, "best", _objective(objective),
+                               direction)
+
     def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound."""
-        return self._optimize(expr, -1, options)
+        return self._optimize(expr, "min", options)
 
     def maximize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the largest value of expr, by branch and bound."""
-        return self._optimize(expr, 1, options)
+        return self._optimize(expr, "max", options)
 
-    def _optimize(self, expr: ExprLike, sense: int, options: Mapping[str, Any],
+    def _optimize(self, expr: ExprLike, sense: Sense, options: Mapping[str, Any],
                   ) -> Solution | None:
-        opts, parallel = self._options(options, "optimize")
-        expr = const_or_expr(expr, "objective")
-        if isinstance(expr, BoolConst):
-            expr = int(expr.value)
-        snapshot = self._snapshot()
+        """The last of the improving solutions (no `limit` here: an unknown option)."""
+        opts, parallel = search_options(self, options, "optimize")
         last = None
-        stats = SearchStats()
-        run = self._run(opts, expr, sense, snapshot, stats=stats, parallel=parallel)
+        run = self._solutions(None, opts, parallel, "best", _objective(expr), _sense(sense))
         try:
-            for values in run:
-                last = values
+            for solution in run:
+                last = solution
         finally:
             run.close()
-            stats.conclude("best")
-        return None if last is None else self._solution(snapshot[0], last)
+        return last
 
     def explain(self, names: dict[Var, str] | None = None, *,
                 time_limit: float | None = None, node_limit: int | None = None,

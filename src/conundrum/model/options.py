@@ -1,21 +1,33 @@
 """The keyword options of the solving methods, as one TypedDict.
 
-`Model.solutions`, `solve`, `count`, `minimize` and `maximize` take these keywords
-(``**options: Unpack[SearchKeywords]``), so a type checker or an IDE completes their names
-and flags a misspelt heuristic (``var_select="first-fail"``) before the model runs. At run
-time the same mistakes raise a ModelError naming the choices.
+`Model.solutions`, `solve`, `count`, `improving`, `minimize` and `maximize` take these
+keywords (``**options: Unpack[SearchKeywords]``), so a type checker or an IDE completes their
+names and flags a misspelt heuristic (``var_select="first-fail"``) before the model runs. At run
+time the same mistakes raise a ModelError naming the choices: `search_options` checks the
+keywords of a call and turns them into the engine's SearchOptions (and the parallel
+settings when the search runs on several workers).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
+
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Var
+from conundrum.lang.matrix import Matrix
 
 if TYPE_CHECKING:
     from conundrum.lang.expr import Operands
+    from conundrum.model.model import Model
+    from conundrum.parallel.options import Parallel
+    from conundrum.search.dfs import SearchOptions
     from conundrum.search.methods import Method
     from conundrum.search.selectors import ValueSelect, VarSelect
     from conundrum.search.stats import SearchStats
+
+# the direction of Model.improving: "min" (each solution smaller) or "max" (larger)
+Sense = Literal["min", "max"]
 
 
 class SearchKeywords(TypedDict, total=False):
@@ -48,3 +60,57 @@ class SearchKeywords(TypedDict, total=False):
     workers: int
     scheduler: object
     ordered: bool
+
+
+# The keywords of the solving methods are those of SearchKeywords (one list for the type
+# checker and the run-time check); these three choose where the search runs.
+PARALLEL_OPTIONS = ("workers", "scheduler", "ordered")
+SEARCH_OPTIONS = tuple(k for k in SearchKeywords.__annotations__ if k not in PARALLEL_OPTIONS)
+
+
+def search_options(model: Model, kwargs: Mapping[str, Any], mode: str = "solutions",
+                   ) -> tuple[SearchOptions, Parallel | None]:
+    """The search options of a call on `model`, and the parallel settings when the search
+    is to run on several workers (None: sequential). `mode` is what the run is for:
+    "solutions", "count" or "optimize"."""
+    # the engine's options are imported at the first solve, not at `import conundrum`
+    from conundrum.search.dfs import SearchOptions, check_options
+
+    unknown = set(kwargs) - set(SEARCH_OPTIONS) - set(PARALLEL_OPTIONS)
+    if unknown:
+        raise ModelError(f"unknown search option(s): {', '.join(sorted(unknown))}; "
+                         f"known: {', '.join(SEARCH_OPTIONS + PARALLEL_OPTIONS)}")
+    search_kwargs = {k: v for k, v in kwargs.items() if k in SEARCH_OPTIONS}
+    try:
+        check_options(search_kwargs)  # before the typed SearchOptions sees a wrong type
+    except ValueError as e:
+        raise ModelError(str(e)) from None
+    parallel = None
+    if any(k in kwargs for k in PARALLEL_OPTIONS):
+        from conundrum.parallel.options import parallel_settings
+
+        parallel = parallel_settings(kwargs, search_kwargs, mode)
+    if search_kwargs.get("phases") is not None:
+        search_kwargs["phases"] = [(model_vars(model, xs), vs, val)
+                                   for xs, vs, val in search_kwargs["phases"]]
+    if search_kwargs.get("project") is not None:
+        search_kwargs["project"] = model_vars(model, search_kwargs["project"], "project")
+    return SearchOptions(**search_kwargs), parallel
+
+
+def model_vars(model: Model, items: object, what: str = "phases") -> list[Var]:
+    """The variables of a search phase or of `project` (a variable, or any nesting of
+    lists of them), each checked to be one of `model`'s."""
+    stack, found = [items], []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Var):
+            if item.model is not model:
+                raise ModelError(f"{what}: variable {item.name or item.index!r} belongs "
+                                 "to another model")
+            found.append(item)
+        elif isinstance(item, list | tuple | Matrix):
+            stack.extend(reversed(list(item)))
+        else:
+            raise ModelError(f"{what}: {item!r} is not a variable of the model")
+    return found

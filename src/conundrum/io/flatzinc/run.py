@@ -93,6 +93,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         format_solution,
         format_stats,
     )
+    from conundrum.lang.expr import Var
     from conundrum.search import stats as cn_stats
 
     m = problem.model
@@ -110,27 +111,23 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
             stats.stopped_by = None  # a constant objective: the first solution is optimal
             stats.conclude("best")
     else:
-        sense = -1 if problem.kind == "minimize" else 1
+        # each improving solution, in order; -n N stops after N of them
+        assert isinstance(objective, Var)  # read(): a variable, or an integer (above)
         every = args.all or args.intermediate
-        snapshot = m._snapshot()
         last = None
-        search_opts, parallel = m._options(opts, "optimize")
-        run = m._run(search_opts, objective, sense, snapshot, parallel=parallel)
+        run = m.improving(objective, "min" if problem.kind == "minimize" else "max",
+                          limit=args.num, **opts)
         try:
-            for values in run:
+            for sol in run:
                 found += 1
-                last = values
+                last = sol
                 if every:
-                    out(format_solution(outputs, m._solution(snapshot[0], values).__getitem__))
-                if args.num is not None and found >= args.num:
-                    m.stats.stop("limit")
-                    break
+                    out(format_solution(outputs, sol.__getitem__))
         finally:
             run.close()
         stats = m.stats
-        stats.conclude("best")
         if last is not None and not every:
-            out(format_solution(outputs, m._solution(snapshot[0], last).__getitem__))
+            out(format_solution(outputs, last.__getitem__))
     if found == 0:
         out(UNSATISFIABLE if stats.status == cn_stats.UNSATISFIABLE else UNKNOWN)
     elif stats.status in (cn_stats.ALL_SOLUTIONS, cn_stats.OPTIMAL):

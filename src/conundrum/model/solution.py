@@ -1,0 +1,70 @@
+"""Solution: the values of a model's variables in one solution, read by variable or name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from conundrum.check import evaluate
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Expr, ExprLike, Var, const_or_expr
+
+if TYPE_CHECKING:
+    from conundrum.model.model import Model
+
+
+class Solution:
+    """Values of a model's variables in one solution."""
+
+    def __init__(self, model: Model, values: dict[int, int],
+                 variables: list[Var] | None = None) -> None:
+        self._model = model
+        self._values = values
+        # the variables that existed when the search started (the model may have grown)
+        self._variables = list(model.variables) if variables is None else variables
+
+    def __getitem__(self, key: Var | str) -> int:
+        if isinstance(key, Var):
+            if key.model is not self._model:
+                raise ModelError(f"variable {key.name!r} belongs to another model")
+            if key.index not in self._values:
+                raise ModelError(f"variable {key.name!r} was created after this search began")
+            return self._values[key.index]
+        if isinstance(key, str):
+            return self._values[self._model.variable(key).index]
+        if isinstance(key, Expr):
+            raise ModelError("sol[...] takes a variable or a name; use sol.value(expr) "
+                             "for an expression")
+        raise KeyError(key)
+
+    def value(self, expr: ExprLike) -> int | Fraction:
+        """The exact value of an expression in this solution (int or Fraction)."""
+        return evaluate(const_or_expr(expr), self._values)
+
+    def as_dict(self) -> dict[str, int]:
+        """{name: value} for the named variables."""
+        return {v.name: self._values[v.index] for v in self._variables if v.name}
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[tuple[Var, int]]:
+        return ((v, self._values[v.index]) for v in self._variables)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Solution) and self._values == other._values
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _repr_html_(self) -> str:
+        """The values as a notebook shows them: name = value, name[i][j] as a grid."""
+        from conundrum.display.html import solution_html
+
+        return solution_html(self)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{v.name or '_' + str(v.index)}={self._values[v.index]}"
+                          for v in self._variables[:20])
+        more = "" if len(self._variables) <= 20 else ", ..."
+        return f"Solution({shown}{more})"
