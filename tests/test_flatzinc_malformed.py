@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conundrum.cli import main
+from conundrum.cli.fzn import MAX_WORKERS
 from conundrum.io.flatzinc import builtins
 from conundrum.io.flatzinc.build import read
 from conundrum.io.flatzinc.parser import MAX_ARRAY, MAX_DIGITS, FznError
-from conundrum.io.flatzinc.run import MAX_WORKERS
 
 HEAD = "var 1..3: x;\nvar bool: a;\nvar bool: b;\nset of int: s = {1, 3};\n"  # 4 lines
 DEEP = "[" * 500 + "1" + "]" * 500

@@ -59,7 +59,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print(shorten(text), file=sys.stderr)
 
     if args.command == "fzn":
-        from conundrum.io.flatzinc.run import run
+        from conundrum.cli.fzn import run
 
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":

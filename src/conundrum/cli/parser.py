@@ -180,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in N_COMMANDS.items():
         p = sub.add_parser(name, parents=[common], help=text, description=f"Solve: {text}.")
         p.add_argument("n", metavar="N", help="the board size")
-    from conundrum.io.flatzinc.run import add_arguments
+    from conundrum.cli.fzn import add_arguments
 
     fzn = sub.add_parser("fzn", help="a FlatZinc model, as a MiniZinc solver",
                          description="Solve a FlatZinc file and print as a FlatZinc solver "

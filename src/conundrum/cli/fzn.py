@@ -1,7 +1,7 @@
 """`conundrum fzn`: solve a FlatZinc file and print as a FlatZinc solver does.
 
 Flags follow the FlatZinc solver conventions that MiniZinc passes on (see the solver
-configuration in config.py): -a, -n N, -f, -t MS, -s, -r SEED, -i, -p N.
+configuration in conundrum.io.flatzinc.config): -a, -n N, -f, -t MS, -s, -r SEED, -i, -p N.
 """
 
 from __future__ import annotations
