@@ -43,5 +43,7 @@ for s in m.solutions(limit=3, method=cn.lds(2), time_limit=1.5, node_limit=10_00
 n: int = m.count(var_select="dom_wdeg", workers=2)
 best = m.minimize(x + y, value_select="split", on_progress=lambda stats: print(stats.nodes))
 assert_type(best, cn.Solution | None)
+for better in m.improving(x - y, "max", limit=5, var_select="first_fail"):
+    assert_type(better, cn.Solution)
 assert_type(m.stats, cn.SearchStats)
 assert_type(m.stats.complete, bool)
