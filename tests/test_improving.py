@@ -286,6 +286,20 @@ def test_mistakes_are_model_errors_raised_at_the_call(call: Any, message: str) -
     assert message in str(e.value)
 
 
+@pytest.mark.parametrize("optimise", [
+    lambda m, y: m.improving(y + 1, "max"),
+    lambda m, y: m.minimize(y),
+    lambda m, y: m.maximize(2 * y),
+])
+def test_an_objective_over_another_models_variables_is_refused(optimise: Any) -> None:
+    # it used to optimise whichever variable of this model shared the other's number
+    m, other = cn.Model(), cn.Model()
+    m.int_var(0, 3, "x")
+    y = other.int_var(0, 3, "y")
+    with pytest.raises(cn.ModelError, match="'y' in .* belongs to another model"):
+        optimise(m, y)
+
+
 def test_a_fractional_objective_is_refused_when_the_search_starts() -> None:
     m = cn.Model()
     x = m.int_var(0, 3, "x")

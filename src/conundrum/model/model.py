@@ -228,6 +228,14 @@ class Model:
                 raise ModelError(f"variable {node.name or node.index!r} in {render(c)} "
                                  "belongs to another model")
 
+    def _objective(self, expr: object) -> Expr | int | Fraction:
+        """The objective checked as an operand and as this model's own expression (one over
+        another model's variables would optimise whatever variables share their numbers)."""
+        objective = _objective(expr)
+        if isinstance(objective, Expr):
+            self._check_owner(objective)
+        return objective
+
     # ----------------------------------------------------------------- solving
     def _snapshot(self) -> tuple[list[Var], list[Expr]]:
         # a suspended generator keeps solving the model as it was when it started
@@ -363,7 +371,7 @@ class Model:
         direction = _sense(sense)
         limit = _limit(limit)
         opts, parallel = search_options(self, options, "optimize")
-        return self._solutions(limit, opts, parallel, "best", _objective(objective),
+        return self._solutions(limit, opts, parallel, "best", self._objective(objective),
                                direction)
 
     def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
@@ -379,7 +387,8 @@ class Model:
         """The last of the improving solutions (no `limit` here: an unknown option)."""
         opts, parallel = search_options(self, options, "optimize")
         last = None
-        run = self._solutions(None, opts, parallel, "best", _objective(expr), _sense(sense))
+        run = self._solutions(None, opts, parallel, "best", self._objective(expr),
+                              _sense(sense))
         try:
             for solution in run:
                 last = solution
