@@ -1,0 +1,174 @@
+"""Arithmetic propagators: z = f(x, y) for times, exact division, floor division and modulo
+(`BinaryFunction` and its table of operations, `BINARY_OPS`); and, from their own modules,
+z = |x| and z = x ** k (arith_unary.py), n-ary min, max and argmax (arith_minmax.py). Every
+name is importable from here.
+
+Small domains are tabulated by the compiler (compact-table, domain consistent), and the
+propagators here enumerate every pair once the domains are small bit sets. Otherwise each
+operation has its own interval reasoning (arith_binary.py), exact with Python integers
+(arith_intervals.py).
+
+An operation is undefined (None) for division or modulo by zero and for an inexact
+exact_div: such pairs have no support. Where the engine runs the unary propagators again
+until their own changes stop (arith_unary.py), BinaryFunction runs its own rounds instead,
+at most BOUNDS_ROUNDS per call: on wide domains its interval reasoning may move the bounds
+by one unit per round (x*y == p for a prime p about 2**61 visits every candidate divisor
+up to sqrt(p), a factoring by trial division of a billion rounds), so past that many it
+stops and leaves the rest to search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.arith_binary import (
+    exact_div_bounds,
+    floor_div_bounds,
+    mod_bounds,
+    times_bounds,
+)
+from conundrum.propagators.arith_intervals import (
+    ENUMERATION_LIMIT,
+    iroot,
+    iroot_ceil,
+    keep_union,
+    listable,
+    quotient_hull,
+    remove_between,
+    root_ceil,
+    root_floor,
+)
+from conundrum.propagators.arith_minmax import ArgMax, MinMax
+from conundrum.propagators.arith_unary import Abs, Power, abs_bounds, power_bounds
+
+__all__ = [
+    "BINARY_OPS",
+    "BOUNDS_ROUNDS",
+    "ENUMERATION_LIMIT",
+    "Abs",
+    "ArgMax",
+    "BinaryFunction",
+    "Bounds",
+    "MinMax",
+    "Operation",
+    "Power",
+    "abs_bounds",
+    "exact_div_bounds",
+    "floor_div_bounds",
+    "iroot",
+    "iroot_ceil",
+    "keep_union",
+    "mod_bounds",
+    "power_bounds",
+    "quotient_hull",
+    "remove_between",
+    "root_ceil",
+    "root_floor",
+    "times_bounds",
+]
+
+BOUNDS_ROUNDS = 64  # rounds of interval reasoning in one call of BinaryFunction
+
+
+def _times(a: int, b: int) -> int | None:
+    return a * b
+
+
+def _exact_div(a: int, b: int) -> int | None:
+    if b == 0 or a % b:
+        return None
+    return a // b
+
+
+def _floor_div(a: int, b: int) -> int | None:
+    return None if b == 0 else a // b
+
+
+def _mod(a: int, b: int) -> int | None:
+    return None if b == 0 else a % b
+
+
+Operation = Callable[[int, int], "int | None"]
+Bounds = Callable[[IntView, IntView, IntView], None]
+
+BINARY_OPS: dict[str, tuple[Operation, Bounds]] = {
+    "*": (_times, times_bounds),
+    "exact_div": (_exact_div, exact_div_bounds),
+    "//": (_floor_div, floor_div_bounds),
+    "%": (_mod, mod_bounds),
+}
+
+
+class BinaryFunction(Propagator):
+    """z = f(x, y) for one of BINARY_OPS, for domains too large to tabulate (the compiler
+    posts a compact-table of every (a, b, f(a, b)) for small ones). With x and y fixed, z
+    is computed and checked; while x and y are small bit sets with at most `limit` pairs,
+    every pair is enumerated (domain consistent); otherwise interval reasoning specific to
+    the operation."""
+
+    priority = 0
+
+    def __init__(self, solver: Solver, op: str, x: IntView, y: IntView, z: IntView,
+                 limit: int = ENUMERATION_LIMIT) -> None:
+        super().__init__(solver)
+        self.op = op
+        self.f, self.bounds = BINARY_OPS[op]
+        self.x, self.y, self.z = x, y, z
+        self.limit = limit
+        # one call reaches its own fixpoint (or gives up on a slow convergence, see the
+        # module's docstring), so its own changes need not wake it: that is what stops a
+        # slow convergence at BOUNDS_ROUNDS rounds. Views sharing a variable may wake it
+        # usefully (the propagator checklist), and keep it non-idempotent.
+        self.idempotent = (x.root is not y.root and x.root is not z.root
+                           and y.root is not z.root)
+
+    def post(self) -> None:
+        for v in (self.x, self.y, self.z):
+            v.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        x, y, z = self.x, self.y, self.z
+        for _ in range(BOUNDS_ROUNDS):
+            if x.lo == x.hi and y.lo == y.hi:
+                r = self.f(x.lo, y.lo)
+                if r is None:
+                    raise Inconsistency
+                z.assign(r)
+                self.deactivate()
+                return
+            if listable(x) and listable(y) and x.size() * y.size() <= self.limit:
+                self._enumerate()  # domain consistent in one pass
+                return
+            # domains only shrink: equal sizes mean nothing changed (holes included)
+            xs, ys, zs = x.size(), y.size(), z.size()
+            self.bounds(x, y, z)
+            if xs == x.size() and ys == y.size() and zs == z.size():
+                return
+
+    def _enumerate(self) -> None:
+        """Keep the values of x, y and z that take part in some z = f(x, y) (only the
+        pairs (a, a + d) when y = x + d views the same variable)."""
+        x, y, z = self.x, self.y, self.z
+        f = self.f
+        zs = set()
+        xs_ok = set()
+        ys_ok = set()
+        shared = x.root is y.root
+        d = y.offset - x.offset
+        yvals = y.values_list()
+        zcontains = z.contains
+        for a in x.values():
+            for b in ((a + d,) if shared else yvals):
+                r = f(a, b)
+                if r is not None and zcontains(r):
+                    zs.add(r)
+                    xs_ok.add(a)
+                    ys_ok.add(b)
+        if not zs:
+            raise Inconsistency
+        x.keep_values(xs_ok)
+        y.keep_values(ys_ok)
+        z.keep_values(zs)
+
