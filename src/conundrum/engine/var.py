@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-# BITSET_LIMIT, mask_of and offsets are imported from here by propagators and tests
-from conundrum.engine.bits import BITSET_LIMIT, count_bits, mask_of, offsets
+# the bit set helpers and the views were defined here: still importable from here
+from conundrum.engine.bits import BITSET_LIMIT, WIDE, count_bits, mask_of, offsets
 from conundrum.engine.errors import Inconsistency
 from conundrum.engine.view import IntView, OffsetView
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from conundrum.engine.propagator import Propagator
     from conundrum.engine.solver import Solver
 
-__all__ = ["BITSET_LIMIT", "IntVar", "IntView", "OffsetView", "count_bits", "mask_of",
+__all__ = ["BITSET_LIMIT", "WIDE", "IntVar", "IntView", "OffsetView", "count_bits", "mask_of",
            "offsets"]
 
 
