@@ -18,7 +18,7 @@ declares itself idempotent (it reaches its own fixpoint before it returns). Each
 keeps, for each event, the list of the propagators to wake (FIX: all three lists), so that
 a change walks one list and tests one flag per propagator (propagator.py says how).
 
-A view (`x + c`, var.py) has the events of its variable: the offset changes no event.
+A view (`x + c`, view.py) has the events of its variable: the offset changes no event.
 """
 
 FIX = 0

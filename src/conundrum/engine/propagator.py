@@ -18,7 +18,7 @@ Contributor checklist (read before writing a propagator):
    Set it as a class attribute (the queue is chosen when the propagator is made).
    `makes_holes = False` (class or instance attribute) says that it only ever moves bounds:
    a variable watched only by such propagators needs no bit set (see IntVar.drop_bits).
-7. Propagators see variables through `IntView` (engine/var.py): an `IntVar` or an
+7. Propagators see variables through `IntView` (engine/view.py): an `IntVar` or an
    `OffsetView` of one. Two of the views may share a variable (`x.root`): a propagator
    whose own changes can then wake it usefully must not be idempotent.
 

@@ -1,0 +1,110 @@
+"""Unary arithmetic propagators: z = |x| and z = x ** k for a constant k >= 2, domain
+consistent by enumeration on small bit sets, otherwise by bounds with exact integer roots
+and the excluded middle (arith_intervals.py).
+
+They are left non-idempotent: the engine runs them again until their own changes stop,
+which is what reaches the fixpoint when one bound's rounding tightens another.
+"""
+
+from __future__ import annotations
+
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.arith_intervals import (
+    ENUMERATION_LIMIT,
+    iroot,
+    iroot_ceil,
+    keep_union,
+    listable,
+    min_abs,
+    root_ceil,
+    root_floor,
+)
+
+
+def abs_bounds(x: IntView, z: IntView) -> None:
+    """z = |x|: z between min|x| and max|x|; x in -z.hi..-z.lo or z.lo..z.hi."""
+    z.set_bounds(min_abs(x), max(-x.lo, x.hi))
+    keep_union(x, -z.hi, -z.lo, z.lo, z.hi)
+    z.set_bounds(min_abs(x), max(-x.lo, x.hi))
+
+
+def power_bounds(x: IntView, k: int, z: IntView) -> None:
+    """z = x**k (k >= 2): exact integer roots rounded inwards. An odd power is increasing;
+    an even one is |x|**k: x in -r..-s or s..r with r the floor root of z.hi and s the
+    ceiling root of z.lo."""
+    if k % 2:
+        z.set_bounds(x.lo ** k, x.hi ** k)
+        x.set_bounds(root_ceil(z.lo, k), root_floor(z.hi, k))
+        z.set_bounds(x.lo ** k, x.hi ** k)
+        return
+    z.set_bounds(min_abs(x) ** k, max(x.lo ** k, x.hi ** k))
+    r = iroot(z.hi, k)
+    s = iroot_ceil(z.lo, k)
+    z.set_bounds(s ** k, r ** k)  # only k-th powers are reachable
+    keep_union(x, -r, -s, s, r)
+    z.set_bounds(min_abs(x) ** k, max(x.lo ** k, x.hi ** k))
+
+
+class Abs(Propagator):
+    """z = |x|: domain consistent by enumeration while x is a bit set of at most `limit`
+    values, bounds (with the excluded middle) otherwise."""
+
+    priority = 0
+
+    def __init__(self, solver: Solver, x: IntView, z: IntView,
+                 limit: int = ENUMERATION_LIMIT) -> None:
+        super().__init__(solver)
+        self.x, self.z = x, z
+        self.limit = limit
+
+    def post(self) -> None:
+        self.x.subscribe(self, DOMAIN)
+        self.z.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        x, z = self.x, self.z
+        if x.lo == x.hi:
+            z.assign(abs(x.lo))
+            self.deactivate()
+        elif listable(x) and x.size() <= self.limit:
+            zs = {abs(a) for a in x.values() if z.contains(abs(a))}
+            if not zs:
+                raise Inconsistency
+            z.keep_values(zs)
+            x.keep_values([a for a in x.values() if abs(a) in zs])
+        else:
+            abs_bounds(x, z)
+
+
+class Power(Propagator):
+    """z = x ** k for a constant k >= 2: domain consistent by enumeration while x is a bit
+    set of at most `limit` values, bounds (integer roots, excluded middle) otherwise."""
+
+    priority = 0
+
+    def __init__(self, solver: Solver, x: IntView, k: int, z: IntView,
+                 limit: int = ENUMERATION_LIMIT) -> None:
+        super().__init__(solver)
+        self.x, self.k, self.z = x, k, z
+        self.limit = limit
+
+    def post(self) -> None:
+        self.x.subscribe(self, DOMAIN)
+        self.z.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        x, z, k = self.x, self.z, self.k
+        if x.lo == x.hi:
+            z.assign(x.lo ** k)
+            self.deactivate()
+        elif listable(x) and x.size() <= self.limit:
+            zs = {a ** k for a in x.values() if z.contains(a ** k)}
+            if not zs:
+                raise Inconsistency
+            z.keep_values(zs)
+            x.keep_values([a for a in x.values() if a ** k in zs])
+        else:
+            power_bounds(x, k, z)
+
