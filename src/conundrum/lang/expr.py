@@ -36,7 +36,6 @@ ExprLike: TypeAlias = "Expr | int | Fraction"
 Operands: TypeAlias = "ExprLike | Matrix | Iterable[ExprLike | Iterable[ExprLike]]"
 
 
-
 def const_or_expr(value: object, where: str = "expression") -> Expr | int | Fraction:
     """Check an operand: expressions and exact numbers pass; floats and others are refused."""
     if isinstance(value, Expr):
