@@ -40,9 +40,9 @@ from conundrum.lang.tree import Node
 
 ROOT = pathlib.Path(conundrum.__file__).parent
 
-# Parts not converted yet. The compiler is being rewritten to post by a table from global
-# to propagator; this set empties when that rewrite lands.
-PENDING = {"compiler"}
+# Parts not converted yet, exempt. It held "compiler" until the compiler's rewrite (posting
+# by a table from global to propagator, passes in their own modules) landed: now empty.
+PENDING: set[str] = set()
 
 # The classes whose tests do not count (see the module docstring).
 NOT_COUNTED = {Expr, Node, Var}
