@@ -1,28 +1,27 @@
 """The independent solution checker: exact evaluation of a model's expressions.
 
 It shares no code with propagation or compilation: it walks the model's expression trees
-with Python's exact integers and fractions.Fraction, following the semantics of
-docs/arithmetic.md. Division or modulo by zero, an inexact exact_div and an out-of-range
-element index make the whole assignment invalid.
+and applies each node's own meaning (`compute`, in lang/) with Python's exact integers and
+fractions.Fraction, following the semantics of docs/arithmetic.md. Division or modulo by
+zero, an inexact exact_div and an out-of-range element index make the whole assignment
+invalid. `evaluate` walks a tree for one assignment; `Checker` writes each constraint out once per
+search as straight-line code (the same `compute` calls, the commonest nodes inlined).
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
+from conundrum.lang.errors import Undefined as Undefined  # (raised by the nodes; caught here)
 from conundrum.lang.expr import (
+    RELATIONS,
     Abs,
-    ArgExtreme,
     BinOp,
     BoolConst,
     BoolOp,
     Count,
-    Element,
     Expr,
-    Global,
     MinMax,
     Pow,
     Rel,
@@ -31,10 +30,7 @@ from conundrum.lang.expr import (
     postorder,
 )
 from conundrum.lang.globals import AllDifferent
-
-
-class Undefined(Exception):
-    """The assignment makes an operation undefined (division by zero, ...)."""
+from conundrum.lang.tree import Number, canonical
 
 
 def holds(constraint: object, assignment: dict[int, int]) -> bool:
@@ -46,90 +42,21 @@ def holds(constraint: object, assignment: dict[int, int]) -> bool:
         return False
 
 
-def _num(x: int | Fraction) -> int | Fraction:
-    if isinstance(x, Fraction) and x.denominator == 1:
-        return x.numerator
-    return x
-
-
-_RELATIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-              ">": operator.gt, ">=": operator.ge}
-
-
-def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
-    """The exact value of an expression under {variable index: value}.
+def evaluate(root: object, assignment: dict[int, int]) -> Number:
+    """The exact value of an expression under {variable index: value}: each node's
+    `compute` on the values of its operands, bottom-up.
 
     Raises Undefined where the semantics say the assignment fails, KeyError for an unassigned
     variable."""
     if not isinstance(root, Expr):
-        return _num(root)  # type: ignore[arg-type]
-    val: dict[int, int | Fraction] = {}
-
-    def v(a: object) -> int | Fraction:
-        return val[id(a)] if isinstance(a, Expr) else a  # type: ignore[return-value]
-
+        return canonical(root)  # type: ignore[arg-type]
+    val: dict[int, Number] = {}
     for node in postorder(root):
         if isinstance(node, Var):
-            r: int | Fraction = assignment[node.index]
-        elif isinstance(node, Sum):
-            r = node.const
-            for c, t in zip(node.coefs, node.args):
-                r += c * v(t)
-        elif isinstance(node, BinOp):
-            a, b = v(node.args[0]), v(node.args[1])
-            if node.op != "*" and b == 0:
-                raise Undefined("division by zero")
-            if node.op == "*":
-                r = a * b
-            elif node.op == "/":
-                r = Fraction(a) / b
-            elif node.op == "//":
-                r = a // b
-            elif node.op == "%":
-                r = a % b
-            else:  # exact_div
-                q = Fraction(a) / b
-                if q.denominator != 1:
-                    raise Undefined("inexact division")
-                r = q.numerator
-        elif isinstance(node, Pow):
-            r = v(node.args[0]) ** node.k
-        elif isinstance(node, Abs):
-            r = abs(v(node.args[0]))  # type: ignore[assignment]  # int or Fraction
-        elif isinstance(node, MinMax):
-            items = [v(a) for a in node.args]
-            r = max(items) if node.is_max else min(items)
-        elif isinstance(node, Rel):
-            r = int(_RELATIONS[node.op](v(node.args[0]), v(node.args[1])))
-        elif isinstance(node, BoolOp):
-            items = [v(a) != 0 for a in node.args]
-            if node.op == "and":
-                r = int(all(items))
-            elif node.op == "or":
-                r = int(any(items))
-            elif node.op == "not":
-                r = int(not items[0])
-            elif node.op == "implies":
-                r = int((not items[0]) or items[1])
-            else:  # xor
-                r = int(items[0] != items[1])
-        elif isinstance(node, BoolConst):
-            r = int(node.value)
-        elif isinstance(node, Element):
-            index = v(node.args[0])
-            if not (isinstance(index, int) and 0 <= index < len(node.args) - 1):
-                raise Undefined("element index out of range")
-            r = v(node.args[1 + index])
-        elif isinstance(node, ArgExtreme):
-            r = node.position([v(a) for a in node.args])  # type: ignore[misc]
-        elif isinstance(node, Count):
-            target = v(node.args[0])
-            r = sum(1 for a in node.args[1:] if v(a) == target)
-        elif isinstance(node, Global):
-            r = int(node.holds([v(a) for a in node.args]))  # type: ignore[misc]
+            val[id(node)] = assignment[node.index]
         else:
-            raise TypeError(f"unknown node {type(node).__name__}")
-        val[id(node)] = _num(r)
+            val[id(node)] = node.compute([val[id(a)] if isinstance(a, Expr) else a
+                                          for a in node.args])
     return val[id(root)]
 
 
@@ -137,53 +64,46 @@ def evaluate(root: object, assignment: dict[int, int]) -> int | Fraction:
 # Search reports solutions by the thousand, so the checker walks each constraint's tree once
 # per search and writes it out as straight-line Python: one statement per node, every node
 # evaluated (no short circuit, so that a division by zero anywhere still voids the
-# assignment, as `evaluate` does). The generated code holds only variable positions, small
-# integer literals and references to a table of constants; it shares no code with the
-# propagators or the compiler.
+# assignment, as in `evaluate`). A node is written as a call of its own `compute` on its
+# operands, except the commonest arithmetic and logic, which `_INLINE` writes as Python
+# operators: a call costs three times as much, and the checker is a visible part of counting
+# the solutions of a small model. `_INLINE` is the only place where the meaning of a node
+# is written a second time; tests/test_check_interpreters.py checks it against `compute` on
+# random expressions. The generated code holds only variable positions, small integer
+# literals and references to a table `K` of constants and of the nodes' `compute` methods;
+# it shares no code with the propagators or the compiler.
 
 _CHUNK = 200  # constraints per generated function (keeps each function small to compile)
 
 
-def _div(a: int | Fraction, b: int | Fraction) -> int | Fraction:
-    if b == 0:
-        raise Undefined("division by zero")
-    return _num(Fraction(a) / b)
-
-
-def _floordiv(a: int | Fraction, b: int | Fraction) -> int | Fraction:
-    if b == 0:
-        raise Undefined("division by zero")
-    return _num(a // b)
-
-
-def _mod(a: int | Fraction, b: int | Fraction) -> int | Fraction:
-    if b == 0:
-        raise Undefined("division by zero")
-    return _num(a % b)
-
-
-def _exact_div(a: int | Fraction, b: int | Fraction) -> int:
-    if b == 0:
-        raise Undefined("division by zero")
-    q = Fraction(a) / b
-    if q.denominator != 1:
-        raise Undefined("inexact division")
-    return q.numerator
-
-
-def _element(index: int | Fraction, items: tuple[int | Fraction, ...]) -> int | Fraction:
-    index = _num(index)
-    if not (isinstance(index, int) and 0 <= index < len(items)):
-        raise Undefined("element index out of range")
-    return items[index]
-
-
-_RELATION_CODE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_BINOP_HELPER = {"/": "_div", "//": "_floordiv", "%": "_mod", "exact_div": "_exact_div"}
-
-
 def _tuple(items: list[str]) -> str:
     return f"({', '.join(items)},)" if items else "()"
+
+
+def _sum_code(node: Sum, args: list[str], w: _Writer) -> str | None:
+    terms = [f"{w.const(c)} * {a}" for c, a in zip(node.coefs, args)]
+    return f"{w.const(node.const)} + sum({_tuple(terms)})"
+
+
+_CONNECTIVE_CODE = {"and": "int(all({truth}))", "or": "int(any({truth}))",
+                    "not": "int({0} == 0)", "implies": "int(({0} == 0) | ({1} != 0))",
+                    "xor": "int(({0} != 0) ^ ({1} != 0))"}
+
+# Python expressions for the values of the commonest nodes, from their operands' (the n-ary
+# ones as tuples, never as chains of binary operators: the Python compiler recurses on the
+# depth of `a + b + c + ...`); None: call the node's compute
+_INLINE: dict[type, Callable[[Any, list[str], _Writer], str | None]] = {
+    Sum: _sum_code,
+    BinOp: lambda node, args, w: f"{args[0]} * {args[1]}" if node.op == "*" else None,
+    Pow: lambda node, args, w: f"{args[0]} ** {node.k}",
+    Abs: lambda node, args, w: f"abs({args[0]})",
+    MinMax: lambda node, args, w: f"{'max' if node.is_max else 'min'}({_tuple(args)})",
+    Rel: lambda node, args, w: f"int({args[0]} {node.op} {args[1]})",
+    BoolOp: lambda node, args, w: _CONNECTIVE_CODE[node.op].format(
+        *args, truth=_tuple([f"{a} != 0" for a in args])),
+    Count: lambda node, args, w: f"sum({_tuple([f'{a} == {args[0]}' for a in args[1:]])})",
+    BoolConst: lambda node, args, w: str(int(node.value)),
+}
 
 
 class _Writer:
@@ -200,71 +120,52 @@ class _Writer:
             return str(int(value))
         if isinstance(value, int) and -10**6 <= value <= 10**6:
             return str(value)
-        self.consts.append(_num(value))  # type: ignore[arg-type]
+        self.consts.append(canonical(value))  # type: ignore[arg-type]
         return f"K[{len(self.consts) - 1}]"
 
     def node(self, root: Expr) -> str:
         """Statements computing root; returns the expression that names its value."""
         names: dict[int, str] = {}
-
-        def arg(a: object) -> str:
-            return names[id(a)] if isinstance(a, Expr) else self.const(a)
-
         for node in postorder(root):
-            if id(node) in names:
-                continue
             if isinstance(node, Var):
                 names[id(node)] = f"v[{self.position[node.index]}]"
                 continue
-            if isinstance(node, BoolConst):
-                names[id(node)] = str(int(node.value))
-                continue
-            args = [arg(a) for a in node.args]
-            # n-ary nodes are written as tuples, never as chains of binary operators: the
-            # Python compiler recurses on the depth of `a + b + c + ...`
-            if isinstance(node, Sum):
-                terms = [f"{self.const(c)} * {a}" for c, a in zip(node.coefs, args)]
-                code = f"{self.const(node.const)} + sum({_tuple(terms)})"
-            elif isinstance(node, BinOp):
-                code = (f"{args[0]} * {args[1]}" if node.op == "*"
-                        else f"{_BINOP_HELPER[node.op]}({args[0]}, {args[1]})")
-            elif isinstance(node, Pow):
-                code = f"{args[0]} ** {node.k}"
-            elif isinstance(node, Abs):
-                code = f"abs({args[0]})"
-            elif isinstance(node, MinMax):
-                code = f"{'max' if node.is_max else 'min'}({_tuple(args)})"
-            elif isinstance(node, Rel):
-                code = f"int({args[0]} {_RELATION_CODE[node.op]} {args[1]})"
-            elif isinstance(node, BoolOp):
-                truth = [f"{a} != 0" for a in args]
-                if node.op == "and":
-                    code = f"int(all({_tuple(truth)}))"
-                elif node.op == "or":
-                    code = f"int(any({_tuple(truth)}))"
-                elif node.op == "not":
-                    code = f"int({args[0]} == 0)"
-                elif node.op == "implies":
-                    code = f"int(({args[0]} == 0) | ({args[1]} != 0))"
-                else:  # xor
-                    code = f"int(({truth[0]}) ^ ({truth[1]}))"
-            elif isinstance(node, Element):
-                code = f"_element({args[0]}, {_tuple(args[1:])})"
-            elif isinstance(node, ArgExtreme):
-                self.consts.append(node)
-                code = f"K[{len(self.consts) - 1}].position([{', '.join(args)}])"
-            elif isinstance(node, Count):
-                code = f"sum({_tuple([f'{a} == {args[0]}' for a in args[1:]])})"
-            elif isinstance(node, Global):
-                self.consts.append(node)
-                code = f"int(K[{len(self.consts) - 1}].holds([{', '.join(args)}]))"
-            else:
-                raise TypeError(f"unknown node {type(node).__name__}")
+            args = [names[id(a)] if isinstance(a, Expr) else self.const(a) for a in node.args]
+            inline = _INLINE.get(type(node))
+            code = inline(node, args, self) if inline is not None else None
+            if code is None:
+                # the inline forms may leave a whole Fraction where `evaluate` has an int
+                # (an index must be an int): `compute` gets the values `evaluate` gives it
+                values = [f"_c({t})" if isinstance(a, Expr) else t
+                          for a, t in zip(node.args, args)]
+                self.consts.append(node.compute)
+                code = f"K[{len(self.consts) - 1}]([{', '.join(values)}])"
             name = f"t{self.temps}"
             self.temps += 1
             self.lines.append(f"    {name} = {code}")
             names[id(node)] = name
         return names[id(root)]
+
+
+def _relation_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] | None:
+    """A relation between two variables or constants, as data: (k, op, position or -1,
+    constant, position or -1, constant); None for any other relation."""
+    if not all(not isinstance(a, Expr) or isinstance(a, Var) for a in c.args):
+        return None
+    (ia, ca), (ib, cb) = (_operand(a, position) for a in c.args)
+    return (k, RELATIONS[c.op], ia, ca, ib, cb)
+
+
+def _distinct_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] | None:
+    """An all_different of variables, as data: (k, their positions); None otherwise."""
+    if not all(isinstance(a, Var) for a in c.args):
+        return None
+    return (k, tuple(position[a.index] for a in c.args))
+
+
+# the constraints checked from data instead of code, by their class
+_AS_DATA: dict[type, Callable[[int, Any, dict[int, int]], tuple[Any, ...] | None]] = {
+    Rel: _relation_row, AllDifferent: _distinct_row}
 
 
 class Checker:
@@ -286,26 +187,22 @@ class Checker:
                        if x.domain_values is None]
         self.sets = [(i, frozenset(x.domain_values)) for i, x in enumerate(variables)
                      if x.domain_values is not None]
-        # simple constraints as data: (k, op, position or -1, constant, position or -1, ...)
+        # simple constraints as data (_relation_row, _distinct_row)
         self.relations: list[tuple[Any, ...]] = []
-        self.distinct: list[tuple[int, tuple[int, ...]]] = []
+        self.distinct: list[tuple[Any, ...]] = []
+        rows = {Rel: self.relations, AllDifferent: self.distinct}
         complex_ones = []
         for k, c in enumerate(constraints):
-            if isinstance(c, Rel) and all(not isinstance(a, Expr) or isinstance(a, Var)
-                                          for a in c.args):
-                (ia, ca), (ib, cb) = (_operand(a, position) for a in c.args)
-                self.relations.append((k, _RELATIONS[c.op], ia, ca, ib, cb))
-            elif isinstance(c, AllDifferent) and all(isinstance(a, Var) for a in c.args):
-                self.distinct.append((k, tuple(position[a.index]  # type: ignore[union-attr]
-                                               for a in c.args)))
-            else:
+            as_data = _AS_DATA.get(type(c))
+            row = as_data(k, c, position) if as_data is not None else None
+            if row is None:
                 complex_ones.append(k)
+            else:
+                rows[type(c)].append(row)
         # the others: chunk j is a function returning the position of the first false
         # constraint in it, or -1; `at[0]` says which one was being evaluated
         self.consts: list[object] = []
-        namespace: dict[str, Any] = {
-            "K": self.consts, "_div": _div, "_floordiv": _floordiv, "_mod": _mod,
-            "_exact_div": _exact_div, "_element": _element}
+        namespace: dict[str, Any] = {"K": self.consts, "_c": canonical}
         source: list[str] = []
         chunks = 0
         for start in range(0, len(complex_ones), _CHUNK):

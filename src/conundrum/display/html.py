@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from conundrum.display.layout import Equations
@@ -141,20 +141,30 @@ def _linear(node: Any) -> bool:
     return all(isinstance(n, Var | Sum) for n in postorder(node))
 
 
+def _relation_kind(c: Rel) -> str:
+    a, b = c.args
+    if c.op == "==" and isinstance(a, Var) and not isinstance(b, Expr):
+        return "x == c"
+    return f"{'linear' if _linear(c.args[0]) and _linear(c.args[1]) else 'nonlinear'} {c.op}"
+
+
+# how a model summary groups a constraint, by the class of its root (the nearest class of
+# its MRO listed here: every global by its own name)
+_KINDS: dict[type, Callable[[Any], str]] = {
+    Global: lambda c: c.name,
+    Rel: _relation_kind,
+    BoolOp: lambda c: f"logical {c.op}",
+    BoolConst: lambda c: f"constant {str(c.value).lower()}",
+}
+
+
 def constraint_kind(c: Any) -> str:
     """How a model summary groups a constraint: a global's name, `x == c` for a fixed
     value, `linear ==` (<=, ...) for sums, `nonlinear ==` ..., `logical or` ..."""
-    if isinstance(c, Global):
-        return c.name
-    if isinstance(c, Rel):
-        a, b = c.args
-        if c.op == "==" and isinstance(a, Var) and not isinstance(b, Expr):
-            return "x == c"
-        return f"{'linear' if _linear(c.args[0]) and _linear(c.args[1]) else 'nonlinear'} {c.op}"
-    if isinstance(c, BoolOp):
-        return f"logical {c.op}"
-    if isinstance(c, BoolConst):
-        return f"constant {str(c.value).lower()}"
+    for cls in type(c).__mro__:
+        kind = _KINDS.get(cls)
+        if kind is not None:
+            return kind(c)
     return type(c).__name__
 
 

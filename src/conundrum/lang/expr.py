@@ -4,18 +4,25 @@ An expression is a tree of nodes whose `args` are expressions or exact constants
 fractions.Fraction). Relations (==, <, ...), Boolean combinations (&, |, ~) and global
 constraints are expressions too: used as a value they are 0 or 1 (reification).
 
-Nodes know nothing of the engine. Walks over trees use explicit stacks (`postorder`), never
-recursion, so a sum of ten thousand terms is fine.
+Nodes know nothing of the engine. Each node class states its meaning in one place: `compute`
+(its exact value from its operands' values) and `written` (its text from theirs), which the
+iterative walks of lang/tree.py (`postorder`, `transform`, `render`) drive bottom-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import operator
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from numbers import Rational
 from typing import TYPE_CHECKING, TypeAlias
 
-from conundrum.lang.errors import ModelError
+from conundrum.lang.errors import TRAP_MESSAGE as TRAP_MESSAGE
+from conundrum.lang.errors import ModelError, Undefined
+from conundrum.lang.tree import Node, Number, canonical
+from conundrum.lang.tree import postorder as postorder  # (importers find the walks here)
+from conundrum.lang.tree import render as render
+from conundrum.lang.tree import transform as transform
 
 if TYPE_CHECKING:
     from conundrum.lang.matrix import Matrix
@@ -27,13 +34,6 @@ ExprLike: TypeAlias = "Expr | int | Fraction"
 # A collection of operands: one operand, a Matrix, or a list of them or of rows of them
 # (the globals flatten one level of nesting, so all_different(grid) means every cell).
 Operands: TypeAlias = "ExprLike | Matrix | Iterable[ExprLike | Iterable[ExprLike]]"
-
-TRAP_MESSAGE = (
-    "a constraint has no truth value while the model is being built: use & | ~ instead of "
-    "and/or/not, write a < b < c as (a < b) & (b < c), use cn.implies(a, b) for implication, "
-    "and do not test constraints with `if`, `in` or bool(); evaluate them on a solution "
-    "with sol.value(...)"
-)
 
 
 def const_or_expr(value: object, where: str = "expression") -> Expr | int | Fraction:
@@ -56,25 +56,13 @@ def const_or_expr(value: object, where: str = "expression") -> Expr | int | Frac
     raise ModelError(f"{value!r} ({type(value).__name__}) cannot be used in an {where}")
 
 
-class Expr:
-    """Base of every expression node."""
+class Expr(Node):
+    """Base of every expression node: the operators that build trees."""
 
-    __slots__ = ("args",)
+    __slots__ = ()
     __hash__ = object.__hash__
     boolean = False  # True for nodes whose value is always 0 or 1 (relations, connectives)
-
-    def __init__(self, args: tuple[ExprLike, ...]) -> None:
-        self.args = args
-
-    def with_args(self, args: tuple[ExprLike, ...]) -> Expr:
-        """A copy of this node with other children (used by tree rewrites)."""
-        node = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for slot in getattr(cls, "__slots__", ()):
-                if hasattr(self, slot):
-                    setattr(node, slot, getattr(self, slot))
-        node.args = args
-        return node
+    args: tuple[ExprLike, ...]
 
     # ---------------------------------------------------------------- traps
     def __bool__(self) -> bool:
@@ -210,6 +198,9 @@ class Var(Expr):
             return value in self.domain_values
         return self.lo <= value <= self.hi
 
+    def written(self, texts: list[str]) -> str:
+        return self.name or f"_{self.index}"
+
 
 class Sum(Expr):
     """sum(coef_i * term_i) + const, coefficients exact constants."""
@@ -222,6 +213,19 @@ class Sum(Expr):
         super().__init__(terms)
         self.coefs = coefs
         self.const = const
+
+    def compute(self, values: list[Number]) -> Number:
+        r = self.const
+        for c, v in zip(self.coefs, values):
+            r += c * v
+        return canonical(r)
+
+    def written(self, texts: list[str]) -> str:
+        parts = [t if c == 1 else f"-{t}" if c == -1 else f"{c}*{t}"
+                 for c, t in zip(self.coefs, texts)]
+        if self.const or not parts:
+            parts.append(str(self.const))
+        return "(" + " + ".join(parts) + ")" if len(parts) > 1 else parts[0]
 
 
 def make_sum(pairs: Iterable[tuple[int | Fraction, ExprLike]]) -> Expr:
@@ -261,6 +265,27 @@ class BinOp(Expr):
         super().__init__((a, b))
         self.op = op
 
+    def compute(self, values: list[Number]) -> Number:
+        a, b = values
+        if self.op == "*":
+            return canonical(a * b)
+        if b == 0:
+            raise Undefined("division by zero")
+        if self.op == "/":
+            return canonical(Fraction(a) / b)
+        if self.op == "//":
+            return canonical(a // b)
+        if self.op == "%":
+            return canonical(a % b)
+        q = Fraction(a) / b  # exact_div
+        if q.denominator != 1:
+            raise Undefined("inexact division")
+        return q.numerator
+
+    def written(self, texts: list[str]) -> str:
+        a, b = texts
+        return f"exact_div({a}, {b})" if self.op == "exact_div" else f"({a} {self.op} {b})"
+
 
 class Pow(Expr):
     """a ** k, k a constant >= 0."""
@@ -271,6 +296,12 @@ class Pow(Expr):
         super().__init__((a,))
         self.k = k
 
+    def compute(self, values: list[Number]) -> Number:
+        return canonical(values[0] ** self.k)
+
+    def written(self, texts: list[str]) -> str:
+        return f"{texts[0]}**{self.k}"
+
 
 class Abs(Expr):
     """|a|."""
@@ -279,6 +310,12 @@ class Abs(Expr):
 
     def __init__(self, a: Expr) -> None:
         super().__init__((a,))
+
+    def compute(self, values: list[Number]) -> Number:
+        return abs(values[0])  # type: ignore[return-value]  # int or Fraction
+
+    def written(self, texts: list[str]) -> str:
+        return f"abs({texts[0]})"
 
 
 class MinMax(Expr):
@@ -289,6 +326,12 @@ class MinMax(Expr):
     def __init__(self, args: tuple[ExprLike, ...], is_max: bool) -> None:
         super().__init__(args)
         self.is_max = is_max
+
+    def compute(self, values: list[Number]) -> Number:
+        return max(values) if self.is_max else min(values)
+
+    def written(self, texts: list[str]) -> str:
+        return ("max(" if self.is_max else "min(") + ", ".join(texts) + ")"
 
 
 class ArgExtreme(Expr):
@@ -310,6 +353,9 @@ class ArgExtreme(Expr):
         best = max(values) if self.is_max else min(values)
         return values.index(best)
 
+    def compute(self, values: list[Number]) -> Number:
+        return self.position(values)  # type: ignore[arg-type]  # (exact, hence comparable)
+
     def decompose(self) -> Expr:
         """How many prefixes fall short of the extreme: the first extreme's position."""
         items = self.args
@@ -317,6 +363,11 @@ class ArgExtreme(Expr):
         op = "<" if self.is_max else ">"
         return make_sum((1, Rel(op, MinMax(items[:j + 1], self.is_max), best))
                         for j in range(len(items) - 1))
+
+
+# the meaning of each relation on exact values
+RELATIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+             ">": operator.gt, ">=": operator.ge}
 
 
 class Rel(Expr):
@@ -329,6 +380,12 @@ class Rel(Expr):
         super().__init__((a, b))
         self.op = op
 
+    def compute(self, values: list[Number]) -> Number:
+        return int(RELATIONS[self.op](values[0], values[1]))
+
+    def written(self, texts: list[str]) -> str:
+        return f"{texts[0]} {self.op} {texts[1]}"
+
     def __bool__(self) -> bool:
         if self.op in ("<", ">"):
             # Python's min(), max() and sorted() compare their items with < and > and ask
@@ -337,6 +394,12 @@ class Rel(Expr):
                              "compare variables either: use cn.min(...), cn.max(...), or "
                              "cn.increasing(...) to order them")
         raise ModelError(TRAP_MESSAGE)
+
+
+# the meaning of each connective on the truth of its operands
+CONNECTIVES: dict[str, Callable[[list[bool]], bool]] = {
+    "and": all, "or": any, "not": lambda t: not t[0], "implies": lambda t: not t[0] or t[1],
+    "xor": lambda t: t[0] != t[1]}
 
 
 class BoolOp(Expr):
@@ -349,17 +412,40 @@ class BoolOp(Expr):
         super().__init__(args)
         self.op = op
 
+    def compute(self, values: list[Number]) -> Number:
+        return int(CONNECTIVES[self.op]([v != 0 for v in values]))
+
+    def written(self, texts: list[str]) -> str:
+        if self.op == "not":
+            return f"~({texts[0]})"
+        return "(" + f" {self.op} ".join(texts) + ")"
+
 
 class Element(Expr):
     """array[index] with a 0-based index expression; args = (index, *array)."""
 
     __slots__ = ()
 
+    def compute(self, values: list[Number]) -> Number:
+        index = values[0]
+        if not (isinstance(index, int) and 0 <= index < len(values) - 1):
+            raise Undefined("element index out of range")
+        return values[1 + index]
+
+    def written(self, texts: list[str]) -> str:
+        return f"element([{', '.join(texts[1:])}], {texts[0]})"
+
 
 class Count(Expr):
     """How many of the expressions equal value; args = (value, *exprs)."""
 
     __slots__ = ()
+
+    def compute(self, values: list[Number]) -> Number:
+        return sum(1 for v in values[1:] if v == values[0])
+
+    def written(self, texts: list[str]) -> str:
+        return f"count([{', '.join(texts[1:])}], {texts[0]})"
 
 
 class Global(Expr):
@@ -372,6 +458,9 @@ class Global(Expr):
     def holds(self, values: list[int]) -> bool:
         """The constraint's meaning on the values of its args (exact)."""
         raise NotImplementedError
+
+    def compute(self, values: list[Number]) -> Number:
+        return int(self.holds(values))  # type: ignore[arg-type]  # (the values are exact)
 
     def decompose(self) -> Expr:
         """An equivalent constraint built from relations and connectives."""
@@ -402,80 +491,9 @@ class BoolConst(Expr):
         super().__init__(())
         self.value = bool(value)
 
+    def compute(self, values: list[Number]) -> Number:
+        return int(self.value)
 
-def postorder(root: object, leaf: Callable[[Expr], bool] | None = None) -> Iterator[Expr]:
-    """Every node below root, children before parents, each distinct node once. Nodes for
-    which `leaf(node)` is true are yielded without their children."""
-    seen: set[int] = set()
-    stack: list[tuple[object, bool]] = [(root, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if not isinstance(node, Expr):
-            continue
-        if expanded:
-            yield node
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.append((node, True))
-        if leaf is not None and leaf(node):
-            continue
-        for child in reversed(node.args):
-            if isinstance(child, Expr) and id(child) not in seen:
-                stack.append((child, False))
+    def written(self, texts: list[str]) -> str:
+        return str(self.value)
 
-
-def transform(root: ExprLike, rewrite: Callable[[Expr], Expr]) -> ExprLike:
-    """Rebuild root bottom-up, applying rewrite to every node (after its children)."""
-    done: dict[int, ExprLike] = {}
-    for node in postorder(root):
-        args = tuple(done.get(id(a), a) if isinstance(a, Expr) else a for a in node.args)
-        new = node if all(x is y for x, y in zip(args, node.args)) else node.with_args(args)
-        done[id(node)] = rewrite(new)
-    return done.get(id(root), root)
-
-
-def render(root: object) -> str:
-    """A readable form of an expression (for messages and repr)."""
-    text: dict[int, str] = {}
-
-    def show(a: object) -> str:
-        return text[id(a)] if isinstance(a, Expr) else str(a)
-
-    for node in postorder(root):
-        if isinstance(node, Var):
-            s = node.name or f"_{node.index}"
-        elif isinstance(node, Sum):
-            parts = []
-            for c, t in zip(node.coefs, node.args):
-                parts.append(show(t) if c == 1 else f"-{show(t)}" if c == -1 else f"{c}*{show(t)}")
-            if node.const or not parts:
-                parts.append(str(node.const))
-            s = "(" + " + ".join(parts) + ")" if len(parts) > 1 else parts[0]
-        elif isinstance(node, BinOp):
-            a, b = (show(x) for x in node.args)
-            s = f"exact_div({a}, {b})" if node.op == "exact_div" else f"({a} {node.op} {b})"
-        elif isinstance(node, Pow):
-            s = f"{show(node.args[0])}**{node.k}"
-        elif isinstance(node, Abs):
-            s = f"abs({show(node.args[0])})"
-        elif isinstance(node, MinMax):
-            s = ("max(" if node.is_max else "min(") + ", ".join(map(show, node.args)) + ")"
-        elif isinstance(node, Rel):
-            s = f"{show(node.args[0])} {node.op} {show(node.args[1])}"
-        elif isinstance(node, BoolOp):
-            if node.op == "not":
-                s = f"~({show(node.args[0])})"
-            else:
-                s = "(" + f" {node.op} ".join(show(a) for a in node.args) + ")"
-        elif isinstance(node, BoolConst):
-            s = str(node.value)
-        elif isinstance(node, Element):
-            s = f"element([{', '.join(map(show, node.args[1:]))}], {show(node.args[0])})"
-        elif isinstance(node, Count):
-            s = f"count([{', '.join(map(show, node.args[1:]))}], {show(node.args[0])})"
-        else:
-            s = f"{getattr(node, 'name', type(node).__name__)}({', '.join(map(show, node.args))})"
-        text[id(node)] = s
-    return show(root)
