@@ -106,6 +106,22 @@ _INLINE: dict[type, Callable[[Any, list[str], _Writer], str | None]] = {
 }
 
 
+# inlined nodes whose value is an int whatever their operands': truth values and counts
+_ALWAYS_INT = frozenset({Rel, BoolOp, Count, BoolConst})
+
+
+def _keeps_ints(node: Any, ints: set[int]) -> bool:
+    """Whether an inlined node's value is an int when its operands' are: then `compute`
+    needs no `canonical` of it. Comparisons, connectives and counts give 0 or 1; a sum,
+    product, power, abs, min or max of ints with int constants is an int."""
+    if type(node) in _ALWAYS_INT:
+        return True
+    constants = (*getattr(node, "coefs", ()), getattr(node, "const", 0))  # a Sum's
+    return (all(type(c) is int for c in constants)
+            and all(id(a) in ints if isinstance(a, Expr) else type(a) is int
+                    for a in node.args))
+
+
 class _Writer:
     """Writes the statements of one generated function."""
 
@@ -126,17 +142,21 @@ class _Writer:
     def node(self, root: Expr) -> str:
         """Statements computing root; returns the expression that names its value."""
         names: dict[int, str] = {}
+        ints: set[int] = set()  # nodes whose value is an int whatever the assignment
         for node in postorder(root):
             if isinstance(node, Var):
                 names[id(node)] = f"v[{self.position[node.index]}]"
+                ints.add(id(node))
                 continue
             args = [names[id(a)] if isinstance(a, Expr) else self.const(a) for a in node.args]
             inline = _INLINE.get(type(node))
             code = inline(node, args, self) if inline is not None else None
+            if code is not None and _keeps_ints(node, ints):
+                ints.add(id(node))
             if code is None:
                 # the inline forms may leave a whole Fraction where `evaluate` has an int
                 # (an index must be an int): `compute` gets the values `evaluate` gives it
-                values = [f"_c({t})" if isinstance(a, Expr) else t
+                values = [f"_c({t})" if isinstance(a, Expr) and id(a) not in ints else t
                           for a, t in zip(node.args, args)]
                 self.consts.append(node.compute)
                 code = f"K[{len(self.consts) - 1}]([{', '.join(values)}])"

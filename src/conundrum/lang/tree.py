@@ -25,7 +25,9 @@ Number: TypeAlias = "int | Fraction"
 def canonical(x: Number) -> Number:
     """x as an int when it is a whole Fraction: values are compared, hashed and used as
     indices as ints (an element index, a circuit successor)."""
-    if isinstance(x, Fraction) and x.denominator == 1:
+    # an int first: isinstance against Fraction goes through the numbers ABCs, and the
+    # checker asks this of every operand of every solution
+    if type(x) is not int and isinstance(x, Fraction) and x.denominator == 1:
         return x.numerator
     return x
 
