@@ -114,8 +114,10 @@ def imports_of(module: str) -> list[Import]:
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 inner = "lazy" if when == "module" else when
             elif isinstance(child, ast.If) and _is_type_checking(child):
-                stack.extend((b, "typing") for b in child.body)
-                stack.extend((b, when) for b in child.orelse)
+                # the branches are walked as blocks of their own, so that the imports
+                # standing directly in them are read too
+                stack.append((ast.Module(body=child.body, type_ignores=[]), "typing"))
+                stack.append((ast.Module(body=child.orelse, type_ignores=[]), when))
                 continue
             if isinstance(child, ast.Import | ast.ImportFrom):
                 for target in _targets(child, module, is_package):

@@ -26,7 +26,6 @@ from conundrum.lang.tree import transform as transform
 
 if TYPE_CHECKING:
     from conundrum.lang.matrix import Matrix
-    from conundrum.model.model import Model
 
 # What the operators and the globals accept, for type checkers: an expression or an exact
 # number (a bool is 0 or 1). At run time anything else is refused with a ModelError.
@@ -178,9 +177,10 @@ class Var(Expr):
 
     __slots__ = ("model", "index", "name", "lo", "hi", "domain_values")
 
-    def __init__(self, model: Model, index: int, name: str, lo: int, hi: int,
+    def __init__(self, model: object, index: int, name: str, lo: int, hi: int,
                  domain_values: tuple[int, ...] | None) -> None:
         super().__init__(())
+        # its Model, compared by identity only: the language names no Model (layers above)
         self.model = model
         self.index = index
         self.name = name
