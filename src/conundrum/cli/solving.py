@@ -116,7 +116,6 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
     # a --limit the user gave (stopped_by "limit") is an answer as asked, not a cut one
     incomplete = stopped not in (None, "limit")
     reason = STOP_REASON.get(str(stopped), str(stopped))
-    paint = palette(args, "out").paint
     if args.unique:
         return _report_unique(puzzle, shown, incomplete, reason, args, out)
     stream = args.json_stream
@@ -132,19 +131,25 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
             out(str(found))  # the last line is the count alone, --json or not
         return EXIT_SOLVED
     if found == 0:
-        if incomplete:
-            warn(args, f"conundrum: {reason} stopped the search before any solution was "
-                  "found: the answer is incomplete")
-            return EXIT_LIMIT
-        if not stream:
-            out(paint("no solution", "warn"))
-        return EXIT_NO_SOLUTION
+        return _nothing_found(args, incomplete, reason, out, ": the answer is incomplete")
     wanted_more = args.all or (args.limit and found < args.limit)
     if wanted_more and incomplete:
         warn(args, f"conundrum: {reason} stopped the search after {solutions_text(found)}: there "
               "may be more")
         return EXIT_LIMIT
     return EXIT_SOLVED
+
+
+def _nothing_found(args: argparse.Namespace, incomplete: bool, reason: str,
+                   out: Callable[[str], None], tail: str = "") -> int:
+    """No solution: a limit came first (said on standard error), or there is none."""
+    if incomplete:
+        warn(args, f"conundrum: {reason} stopped the search before any solution was found"
+             + tail)
+        return EXIT_LIMIT
+    if not args.json_stream:
+        out(palette(args, "out").paint("no solution", "warn"))
+    return EXIT_NO_SOLUTION
 
 
 def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: str,
@@ -160,13 +165,7 @@ def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: s
     elif shown:
         out(show_solution(puzzle, shown[0], args))
     if not shown:
-        if incomplete:
-            warn(args, f"conundrum: {reason} stopped the search before any solution was "
-                  "found")
-            return EXIT_LIMIT
-        if not stream:
-            out(paint("no solution", "warn"))
-        return EXIT_NO_SOLUTION
+        return _nothing_found(args, incomplete, reason, out)
     if undecided:
         warn(args, f"conundrum: {reason} stopped the search: cannot tell whether the "
               "solution is unique")
