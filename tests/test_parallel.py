@@ -124,7 +124,7 @@ def test_every_search_option_with_workers_on_7_queens(option: tuple[str, str]) -
     assert sorted(got) == truth
 
 
-def test_statistics_are_summed_and_the_load_is_spread() -> None:
+def test_statistics_are_summed_over_the_workers() -> None:
     m, _ = queens(9)
     assert m.count() == 352
     sequential = m.stats
@@ -132,7 +132,9 @@ def test_statistics_are_summed_and_the_load_is_spread() -> None:
     stats = m.stats
     assert stats.complete and stats.workers == 2
     assert stats.subproblems >= 30 and len(stats.subproblem_seconds) == stats.subproblems
-    assert len(stats.worker_seconds) == 2  # both workers took subproblems
+    # an idle worker takes the next subproblem, so on a busy machine the worker that
+    # starts first can drain the queue before the other has started (seen in CI)
+    assert 1 <= len(stats.worker_seconds) <= 2
     # the subproblems are the sequential tree cut into pieces: no node is searched twice
     assert sequential.nodes <= stats.nodes <= 2 * sequential.nodes
 
