@@ -13,7 +13,9 @@ Bounds-only domains (`bits < 0`) cannot hold an interior hole: making `[x != v]`
 not true (it is true once a bound passes v, or false once x is fixed to v), and the nogood
 store relies on that: a nogood whose last predicate is such an `[x == v]` is not enforced
 until x is fixed, and then `[x == v]` holds and the nogood fails. Sound, like every
-propagator on a bounds-only domain (engine/var.py), only weaker. Learned nogoods avoid it
+propagator on a bounds-only domain (engine/var.py), only weaker; and it stays that weak if
+a bound later reaches v (which would make `[x != v]` possible to hold): the store is woken
+by predicates becoming true, not by negations becoming possible. Learned nogoods avoid it
 (plan 2.1): they use `[x >= v] & [x <= v]` for an equality on such a domain.
 
 The representation is a small `__slots__` class (fast attribute reads under mypyc, and a
