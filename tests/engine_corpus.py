@@ -6,9 +6,14 @@ same solutions, same order, same nodes, fails and propagations (the same search 
 from __future__ import annotations
 
 import json
+import random
 import sys
 
 import conundrum as cn
+from conundrum.engine import Inconsistency, Solver
+from conundrum.engine.clauses import NogoodStore
+from conundrum.engine.literals import EQ, NE, Pred, make_true
+from conundrum.propagators.linear import LinearLe
 
 
 def queens(n: int, strength: str) -> tuple[cn.Model, list]:
@@ -84,6 +89,61 @@ OPTIONS = [
 ]
 
 
+def nogoods(seed: int) -> dict:
+    """The nogood store (engine/clauses.py), not yet reachable from a Model: random
+    nogoods and a linear sum over five variables (two of them bounds-only), all solutions
+    enumerated by a small depth-first search written here (x = v, then x != v)."""
+    rng = random.Random(seed)
+    s = Solver()
+    xs = [s.int_var(0, 4, f"x{i}", bitset=i % 3 != 2) for i in range(5)]
+    store = NogoodStore(s)
+    s.post(store)
+    nodes = fails = 0
+    sols: list[list[int]] = []
+    try:
+        s.post(LinearLe(s, [1, 2, -1, 1, 1], list(xs), -7))  # x0 + 2 x1 - x2 + x3 + x4 <= 7
+        for _ in range(10):
+            store.add([Pred(rng.choice(xs), rng.randrange(4), rng.randrange(0, 5))
+                       for _ in range(rng.randrange(2, 4))])
+    except Inconsistency:
+        return {"model": f"nogoods{seed}", "options": {}, "solutions": [], "nodes": 0,
+                "fails": 1, "propagations": s.propagations}
+    # an explicit stack of frames [variable, value, alternatives tried], one trail level
+    # each; the alternatives are x = v then x != v, each tried by restarting the level
+    stack: list[list[int]] = []
+    consistent = True
+    while True:
+        if consistent:
+            free = [i for i, x in enumerate(xs) if x.lo != x.hi]
+            if not free:
+                sols.append([x.lo for x in xs])
+            else:
+                s.trail.push_level()
+                stack.append([free[0], xs[free[0]].lo, 0])
+        consistent = False
+        while stack and not consistent:
+            frame = stack[-1]
+            if frame[2] == 2:
+                stack.pop()
+                s.trail.pop_level()
+                continue
+            s.trail.restart_level()
+            kind = EQ if frame[2] == 0 else NE
+            frame[2] += 1
+            nodes += 1
+            try:
+                make_true(Pred(xs[frame[0]], kind, frame[1]))
+                s.fix_point()
+                consistent = True
+            except Inconsistency:
+                s.clear_queue()
+                fails += 1
+        if not consistent:
+            break
+    return {"model": f"nogoods{seed}", "options": {}, "solutions": sols, "nodes": nodes,
+            "fails": fails, "propagations": s.propagations}
+
+
 def run(label: str, model: cn.Model, xs: list, opts: dict) -> dict:
     sols = [[s[x] for x in xs] for s in model.solutions(**opts)]
     st = model.stats
@@ -113,6 +173,8 @@ def main() -> None:
         st = model.stats
         out.append({"model": "golomb6", "options": opts, "solutions": [[best[x] for x in xs]],
                     "nodes": st.nodes, "fails": st.fails, "propagations": st.propagations})
+    for seed in range(12):
+        out.append(nogoods(seed))
     json.dump({"compiled": cn.COMPILED, "runs": out}, sys.stdout)
 
 

@@ -1,0 +1,209 @@
+"""The nogood store (issue 29, plan 2.5): nogoods over predicates, propagated with two
+watched predicates.
+
+A nogood is a conjunction of predicates (literals.py) that must not all hold: the clause
+of their negations. Each nogood watches two of its predicates that are not true. Nothing
+needs waking while both stay not true: the nogood can neither fail nor propagate. When a
+watched predicate becomes true, the store looks for another not-true predicate to watch
+instead; if there is none, the other watched predicate is the only one left: if it is true
+too, every predicate holds and the node fails (Inconsistency); if it is already false the
+nogood is satisfied; otherwise it is made false (its negation is made true).
+
+Why nothing is undone on backtrack (the watch lists are plain, monotone-safe state, as in
+MiniSat): a watch only moves away from a predicate that became true, to one that is not
+true, and backtracking only makes true predicates not true. A watch may stay on a true
+predicate only when the other watch was made (or was already) false at the same level or
+earlier, and both are undone together or the true one first. That argument needs every
+visit to happen in the level of the change that caused it, which the fixpoint guarantees,
+and it needs nogoods added at the root (`add`): a nogood added deeper whose watches had to
+sit on true predicates would keep them after a pop. Slice 1b adds nogoods at the root,
+after a restart; nogoods learned deep in the search (slice 5) will pick their watches by
+decision level, from the journal.
+
+How the store hears of changes: a small `VarWatch` propagator per watched variable,
+subscribed to DOMAIN (every change), made when the variable gets its first watch. When it
+runs it hands its variable to the store, which scans that variable's watch list. So the
+store knows which variable moved without any hook in var.py. A VarWatch never deactivates
+and does not count its failures for dom_wdeg (`failed` is a no-op): a nogood is not a
+constraint of the model whose weight should steer the search.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from conundrum.engine.errors import Inconsistency
+from conundrum.engine.events import DOMAIN
+from conundrum.engine.literals import Pred, falsified, holds, make_true, negate
+from conundrum.engine.propagator import Propagator
+
+if TYPE_CHECKING:
+    from conundrum.engine.solver import Solver
+    from conundrum.engine.var import IntVar
+
+
+class VarWatch(Propagator):
+    """Wakes the nogood store when its variable changes (one per watched variable)."""
+
+    priority = 0  # unit propagation is cheap, and it should run before the sums
+
+    def __init__(self, solver: Solver, store: NogoodStore, var: IntVar) -> None:
+        super().__init__(solver)
+        self.store = store
+        self.var = var
+        self.weight = 0  # not a model constraint: adds nothing to weighted degrees
+
+    def post(self) -> None:
+        self.var.subscribe(self, DOMAIN)
+        self.propagate()
+
+    def propagate(self) -> None:
+        self.store.scan(self.var)
+
+    def failed(self) -> None:
+        """Nogood failures do not feed dom_wdeg (see the module docstring)."""
+
+
+class NogoodStore(Propagator):
+    """Nogoods with two watched predicates each.
+
+    Storage is flat: nogood `c` is `preds[starts[c]:starts[c] + sizes[c]]`, and its two
+    watches are positions in that slice, `watch0[c]` and `watch1[c]` (equal for a nogood
+    of one predicate). A watch list entry `2*c + slot` says that slot `slot` of nogood
+    `c` watches a predicate of that variable (a nogood may watch two predicates of one
+    variable: two entries, one per slot).
+    """
+
+    priority = 0
+
+    def __init__(self, solver: Solver) -> None:
+        super().__init__(solver)
+        self.preds: list[Pred] = []
+        self.starts: list[int] = []
+        self.sizes: list[int] = []
+        self.watch0: list[int] = []
+        self.watch1: list[int] = []
+        self.watches: dict[int, list[int]] = {}  # variable index -> watch list entries
+        self.watchers: dict[int, VarWatch] = {}  # variable index -> its VarWatch
+
+    def post(self) -> None:
+        """Nothing to subscribe: the VarWatch propagators do the waking."""
+
+    def propagate(self) -> None:
+        """Never scheduled (it subscribes to nothing); the work is in `scan`."""
+
+    def failed(self) -> None:
+        """Nogood failures do not feed dom_wdeg."""
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def nogood(self, c: int) -> list[Pred]:
+        """The predicates of nogood c."""
+        s = self.starts[c]
+        return self.preds[s:s + self.sizes[c]]
+
+    # ------------------------------------------------------------------ adding
+    def add(self, preds: list[Pred]) -> None:
+        """Add the nogood `not (p1 and ... and pn)` and propagate it: at once if it is
+        unit or failed, and from then on through its watches. Call it at the root (see
+        the module docstring). Raises Inconsistency if every predicate already holds, or
+        if a propagation fails (the queues are then cleared, as after any failed fixpoint);
+        the nogood is stored either way. An empty nogood fails."""
+        if not preds:
+            raise Inconsistency
+        c = len(self.starts)
+        start = len(self.preds)
+        self.preds.extend(preds)
+        self.starts.append(start)
+        self.sizes.append(len(preds))
+        # watch two predicates that are not true, if there are two
+        free = [i for i in range(len(preds)) if not holds(preds[i])]
+        w0 = free[0] if free else 0
+        w1 = free[1] if len(free) > 1 else (w0 + 1 if w0 + 1 < len(preds) else 0)
+        if len(preds) == 1:
+            w1 = w0
+        self.watch0.append(w0)
+        self.watch1.append(w1)
+        self._watch(preds[w0].var, 2 * c)
+        if len(preds) > 1:
+            self._watch(preds[w1].var, 2 * c + 1)
+        if not free:
+            raise Inconsistency
+        if len(free) == 1:
+            try:
+                make_true(negate(preds[free[0]]))
+            except Inconsistency:
+                self.solver.clear_queue()  # as fix_point does on failure
+                raise
+        self.solver.fix_point()
+
+    def _watch(self, x: IntVar, entry: int) -> None:
+        """Put a watch list entry on x, making x's VarWatch at its first watch."""
+        i = x.index
+        ws = self.watches.get(i)
+        if ws is None:
+            ws = self.watches[i] = []
+        ws.append(entry)
+        if i not in self.watchers:
+            w = self.watchers[i] = VarWatch(self.solver, self, x)
+            # not through Solver.post: that would scan and run the fixpoint in the middle
+            # of `add`, before its own unit is applied
+            self.solver.propagators.append(w)
+            x.subscribe(w, DOMAIN)
+
+    # --------------------------------------------------------------- propagating
+    def scan(self, x: IntVar) -> None:
+        """Visit every watch on x (x changed). The list is rebuilt as it goes: entries
+        whose watch moved to another predicate go to that predicate's variable's list
+        (which may be x's new list), the others stay."""
+        i = x.index
+        ws = self.watches.get(i)
+        if ws is None:
+            return
+        kept: list[int] = []
+        self.watches[i] = kept
+        n = len(ws)
+        k = 0
+        try:
+            while k < n:
+                entry = ws[k]
+                k += 1
+                if self._visit(entry):
+                    kept.append(entry)
+        except Inconsistency:
+            kept.extend(ws[k - 1:])  # the failing entry and the unvisited ones stay
+            raise
+
+    def _visit(self, entry: int) -> bool:
+        """Handle one watch whose variable changed; False if the watch moved away."""
+        c = entry >> 1
+        slot = entry & 1
+        preds = self.preds
+        start = self.starts[c]
+        w = self.watch1[c] if slot else self.watch0[c]
+        if not holds(preds[start + w]):
+            return True
+        other = self.watch0[c] if slot else self.watch1[c]
+        size = self.sizes[c]
+        if size == 1:
+            raise Inconsistency  # its only predicate holds
+        q = preds[start + other]
+        if falsified(q):
+            return True  # satisfied (see the module docstring on why it may stay)
+        # a not-true predicate to watch instead
+        for j in range(size):
+            if j != w and j != other:
+                p = preds[start + j]
+                if not holds(p):
+                    if slot:
+                        self.watch1[c] = j
+                    else:
+                        self.watch0[c] = j
+                    self._watch(p.var, entry)
+                    return False
+        # every predicate but q holds
+        if holds(q):
+            raise Inconsistency
+        make_true(negate(q))
+        return True

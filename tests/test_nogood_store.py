@@ -1,0 +1,275 @@
+"""The nogood store (engine/clauses.py) under random decisions and backtracks, checked by
+brute force over the cartesian product of the original domains:
+
+(a) sound: after each fixpoint, every assignment that satisfies all nogoods (and the sum,
+    when there is one) and the decisions taken is still in the domains; a failure means
+    there is none;
+(b) on fully fixed assignments the store fails exactly when some nogood holds entirely;
+(c) after a pop the domains are what they were before the push;
+and unit propagation is complete after each fixpoint: no nogood has every predicate but
+one true and that one not false (unless it is an equality on a bounds-only domain, whose
+negation the domain may not have been able to hold when the nogood became unit:
+literals.py).
+
+Nogoods are added at the root, also between decision sequences (as restarts will do), and
+the store runs beside a linear sum to check that the two propagate together."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conundrum.engine import Inconsistency, IntVar, Solver
+from conundrum.engine.clauses import NogoodStore
+from conundrum.engine.literals import EQ, Pred, falsified, from_decision, holds, make_true
+from conundrum.propagators.linear import LinearLe
+
+NVARS = st.integers(2, 4)
+
+
+def sat(kind: int, v: int, a: int) -> bool:
+    """Whether the value a satisfies [_ <kind> v] (literals' kinds: GE, LE, EQ, NE)."""
+    return (a >= v, a <= v, a == v, a != v)[kind]
+
+
+def dsat(kind: int, v: int, a: int) -> bool:
+    """Whether a satisfies the search decision (kind, v): EQ, NE, LE, GT."""
+    return (a == v, a != v, a <= v, a > v)[kind]
+
+
+@st.composite
+def problems(draw):
+    n = draw(NVARS)
+    doms = []
+    for _ in range(n):
+        lo = draw(st.integers(-2, 2))
+        vals = sorted(draw(st.sets(st.integers(lo, lo + 4), min_size=1)))
+        bitset = draw(st.booleans())
+        if not bitset:
+            vals = list(range(vals[0], vals[-1] + 1))
+        doms.append((vals, bitset))
+
+    def pred():
+        i = draw(st.integers(0, n - 1))
+        vals = doms[i][0]
+        return (i, draw(st.integers(0, 3)), draw(st.integers(vals[0] - 1, vals[-1] + 1)))
+
+    def nogood():
+        return [pred() for _ in range(draw(st.integers(1, 3)))]
+
+    nogoods = [nogood() for _ in range(draw(st.integers(1, 6)))]
+    ops = []
+    for _ in range(draw(st.integers(1, 25))):
+        what = draw(st.sampled_from(["push", "push", "push", "pop", "add"]))
+        if what == "push":
+            i = draw(st.integers(0, n - 1))
+            vals = doms[i][0]
+            ops.append(("push", (i, draw(st.integers(0, 3)),
+                                 draw(st.integers(vals[0] - 1, vals[-1] + 1)))))
+        elif what == "pop":
+            ops.append(("pop", None))
+        else:
+            ops.append(("add", nogood()))
+    total = None
+    if draw(st.booleans()):
+        coefs = [draw(st.integers(-3, 3)) for _ in range(n)]
+        total = (coefs, draw(st.integers(-8, 8)))
+    return doms, nogoods, ops, total
+
+
+class Harness:
+    """A solver with the problem's variables, a store and maybe a sum, plus the brute
+    force oracle."""
+
+    def __init__(self, doms, total) -> None:
+        self.s = Solver()
+        self.xs: list[IntVar] = [
+            self.s.int_var_values(vals, f"x{i}") if bitset
+            else self.s.int_var(vals[0], vals[-1], f"x{i}", bitset=False)
+            for i, (vals, bitset) in enumerate(doms)]
+        self.space = list(itertools.product(*(vals for vals, _ in doms)))
+        self.total = total
+        self.nogoods: list[list[tuple[int, int, int]]] = []
+        self.decisions: list[tuple[int, int, int]] = []
+        self.store = NogoodStore(self.s)
+        self.s.post(self.store)
+        if total is not None:
+            coefs, c = total
+            # sum(coefs * x) + c <= 0
+            self.s.post(LinearLe(self.s, coefs, list(self.xs), c))
+
+    def preds(self, ng) -> list[Pred]:
+        return [Pred(self.xs[i], k, v) for i, k, v in ng]
+
+    def allowed(self, a) -> bool:
+        """Whether the assignment satisfies every nogood and the sum."""
+        for ng in self.nogoods:
+            if all(sat(k, v, a[i]) for i, k, v in ng):
+                return False
+        if self.total is not None:
+            coefs, c = self.total
+            if sum(k * x for k, x in zip(coefs, a, strict=True)) + c > 0:
+                return False
+        return True
+
+    def solutions(self) -> list[tuple[int, ...]]:
+        return [a for a in self.space if self.allowed(a)
+                and all(dsat(k, v, a[i]) for i, k, v in self.decisions)]
+
+    def domains(self) -> list[list[int]]:
+        return [x.values_list() for x in self.xs]
+
+    def check_watches(self) -> None:
+        """The store's watch lists hold exactly one entry per watch slot, on the variable
+        of the predicate that slot watches (a lost entry would silence a nogood)."""
+        store = self.store
+        expected = []
+        for c in range(len(store)):
+            start = store.starts[c]
+            slots = (0,) if store.sizes[c] == 1 else (0, 1)
+            for slot in slots:
+                w = store.watch1[c] if slot else store.watch0[c]
+                assert 0 <= w < store.sizes[c]
+                expected.append((store.preds[start + w].var.index, 2 * c + slot))
+            if store.sizes[c] > 1:
+                assert store.watch0[c] != store.watch1[c]
+        found = [(i, e) for i, ws in store.watches.items() for e in ws]
+        assert sorted(found) == sorted(expected)
+
+    def check_fixpoint(self) -> None:
+        """(a) soundness and complete unit propagation, after a successful fixpoint."""
+        self.check_watches()
+        for a in self.solutions():
+            assert all(x.contains(v) for x, v in zip(self.xs, a, strict=True)), a
+        for ng in self.nogoods:
+            ps = self.preds(ng)
+            open_ = [p for p in ps if not holds(p)]
+            assert open_, f"{ng} holds entirely after a fixpoint"
+            if len(open_) == 1:
+                p = open_[0]
+                # an equality on a bounds-only domain is exempt: when the nogood became
+                # unit its negation may have been an interior hole (a no-op), and a bound
+                # reaching v later wakes nothing (the nogood is enforced once x is fixed)
+                bounds_eq = p.kind == EQ and p.var.bits < 0
+                assert falsified(p) or bounds_eq, f"{ng}: unit, not propagated"
+        if all(x.lo == x.hi for x in self.xs):
+            assert self.allowed(tuple(x.lo for x in self.xs))  # (b), on the way
+
+    def add(self, ng) -> bool:
+        """Add a nogood at the root; False if the root failed (then no solution)."""
+        self.nogoods.append(ng)
+        try:
+            self.store.add(self.preds(ng))
+        except Inconsistency:
+            assert not self.solutions()
+            return False
+        self.check_fixpoint()
+        return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(problems())
+def test_store_under_decisions_and_backtracks(problem):
+    doms, nogoods, ops, total = problem
+    try:
+        h = Harness(doms, total)
+    except Inconsistency:  # the sum alone fails at the root
+        assert total is not None
+        return
+    for ng in nogoods:
+        if not h.add(ng):
+            return
+    stack: list[list[list[int]]] = []
+    for what, arg in ops:
+        if what == "add":
+            while stack:  # back to the root, as a restart does
+                h.s.trail.pop_level()
+                h.decisions.pop()
+                assert h.domains() == stack.pop()  # (c)
+            if not h.add(arg):
+                return
+        elif what == "pop":
+            if stack:
+                h.s.trail.pop_level()
+                h.decisions.pop()
+                assert h.domains() == stack.pop()  # (c)
+        else:
+            i, kind, v = arg
+            before = h.domains()
+            h.s.trail.push_level()
+            h.decisions.append(arg)
+            try:
+                # the decision (kind, v) on x, as the search will state it, made
+                # through the view x + 1 (so on_view's shift is exercised too)
+                make_true(from_decision(h.xs[i].view(1), kind, v + 1))
+                h.s.fix_point()
+            except Inconsistency:
+                h.s.clear_queue()
+                h.check_watches()
+                assert not h.solutions(), "failed with a solution left"
+                h.s.trail.pop_level()
+                h.decisions.pop()
+                assert h.domains() == before  # (c)
+                continue
+            stack.append(before)
+            h.check_fixpoint()
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems(), st.data())
+def test_fixed_assignments_fail_exactly_on_violated_nogoods(problem, data):
+    doms, nogoods, _, total = problem
+    try:
+        h = Harness(doms, total)
+    except Inconsistency:
+        return
+    for ng in nogoods:
+        if not h.add(ng):
+            return
+    root = h.domains()
+    a = data.draw(st.sampled_from(h.space))
+    h.s.trail.push_level()
+    try:
+        for x, v in zip(h.xs, a, strict=True):
+            x.assign(v)
+            h.s.fix_point()
+        failed = False
+    except Inconsistency:
+        h.s.clear_queue()
+        failed = True
+    # a value not in the root domains is a failure too: it breaks a unit nogood
+    assert failed == (not h.allowed(a)), a
+    h.s.trail.pop_level()
+    assert h.domains() == root
+
+
+def test_units_and_a_known_propagation():
+    s = Solver()
+    x = s.int_var(0, 5, "x")
+    y = s.int_var(0, 5, "y", bitset=False)
+    store = NogoodStore(s)
+    s.post(store)
+    store.add([Pred(x, EQ, 3)])  # a unit: x != 3 at the root
+    assert not x.contains(3)
+    store.add([Pred(y, 0, 2), Pred(x, 1, 1)])  # not (y >= 2 and x <= 1)
+    s.trail.push_level()
+    y.set_min(4)
+    s.fix_point()
+    assert x.lo == 2 and len(store) == 2 and store.nogood(1)[0] == Pred(y, 0, 2)
+    s.trail.pop_level()
+    assert x.lo == 0 and y.lo == 0
+    # an equality on a bounds-only domain: its negation is an interior hole, a no-op
+    store.add([Pred(x, 0, 2), Pred(y, EQ, 3)])
+    s.trail.push_level()
+    x.set_min(2)
+    s.fix_point()
+    assert y.values_list() == [0, 1, 2, 3, 4, 5]
+    try:
+        y.assign(3)
+        s.fix_point()
+        raise AssertionError("the nogood holds entirely: the store must fail")
+    except Inconsistency:
+        s.clear_queue()
+    s.trail.pop_level()
