@@ -182,6 +182,14 @@ class CliSystem(System):
         return cli.parse(stdout, inst, stderr)
 
 
+@dataclass
+class HardOnlySystem(PySystem):
+    """A peer run on the hard section only (issue 29: Pumpkin through CPMpy)."""
+
+    def supports(self, inst: Instance) -> bool:
+        return inst.group == "hard"
+
+
 # families of global constraints (issue 9) that a peer has no model for: python-constraint2
 # has no scheduling or circuit constraint, and the Prolog programs were not written for them
 NO_GLOBALS = ("jobshop", "tsp")
@@ -197,6 +205,9 @@ def all_systems() -> list[System]:
         PySystem("cpsat", "CP-SAT (default workers)", module="ortools", dist="ortools"),
         PySystem("cpsat-1w", "CP-SAT (1 worker)", module="ortools", dist="ortools"),
         PySystem("cpmpy", "CPMpy (OR-Tools)", module="cpmpy", dist="cpmpy"),
+        # Pumpkin (lazy clause generation) through CPMpy's `pumpkin` backend (issue 29)
+        HardOnlySystem("pumpkin", "Pumpkin (via CPMpy)", module="pumpkin_solver",
+                       dist="pumpkin-solver"),
         SwiSystem("swipl", "SWI-Prolog clpfd", skip_families=NO_GLOBALS),
         GnuSystem("gprolog", "GNU Prolog FD", skip_families=NO_GLOBALS),
         MiniZincSystem("minizinc", "MiniZinc + Gecode"),
