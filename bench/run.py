@@ -65,6 +65,8 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
         insts = [i for i in insts if i.name in scaling or
                  any(fnmatch.fnmatch(i.name, p) or i.group == p for p in pats)]
     systems = all_systems()
+    if not any(i.group == "hard" for i in insts):  # Pumpkin runs on the hard section only
+        systems = [s for s in systems if any(s.supports(i) for i in insts) or not insts]
     if args.quick:
         systems = [s for s in systems if s.name == "conundrum"]
     elif args.systems:

@@ -43,6 +43,8 @@ class System:
         return "?"
 
     def supports(self, inst: Instance) -> bool:
+        if inst.group == "hard" and self.name not in HARD_SYSTEMS:
+            return False  # no models for the hard section (issue 29)
         return inst.family not in self.skip_families
 
     def prepare(self, inst: Instance, workdir: Path) -> list[str]:
@@ -196,6 +198,10 @@ class HardOnlySystem(PySystem):
     def supports(self, inst: Instance) -> bool:
         return inst.group == "hard"
 
+
+# the systems with models for the hard section (issue 29)
+HARD_SYSTEMS = ("conundrum", "cpsat", "cpsat-1w", "cpmpy", "pumpkin", "minizinc",
+                "conundrum-mzn")
 
 # families of global constraints (issue 9) that a peer has no model for: python-constraint2
 # has no scheduling or circuit constraint, and the Prolog programs were not written for them
