@@ -284,6 +284,8 @@ def all_instances() -> list[Instance]:
     out += _large_alphametics()
     out += read_hard9()
     out += [read_big(16), read_big(25)]
+    from hard import hard_instances  # (imports this module)
+    out += hard_instances()
     return out
 
 

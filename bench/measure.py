@@ -15,7 +15,7 @@ from pathlib import Path
 
 from instances import Instance
 from systems import System
-from verify import verify
+from verify import NO_SOLUTION, objective, verify
 
 OK, TIMEOUT, WRONG, ERROR, SKIPPED, ABSENT = "ok", "timeout", "WRONG", "error", "skipped", "absent"
 
@@ -32,6 +32,8 @@ class Cell:
     note: str = ""
     nodes: list[int] = field(default_factory=list)  # search nodes per run, where counted
     search: list[float] = field(default_factory=list)  # solver time without compiling (MiniZinc)
+    objective: int | None = None  # hard section: the verified objective of the last run
+    proved: bool | None = None  # hard section: the system said its answer is optimal
 
     @property
     def median(self) -> float | None:
@@ -64,7 +66,7 @@ class Cell:
     def from_json(cls, d: dict) -> Cell:
         return cls(d["instance"], d["system"], d["status"], d.get("wall", []),
                    d.get("solver", []), d.get("note", ""), d.get("nodes", []),
-                   d.get("search", []))
+                   d.get("search", []), d.get("objective"), d.get("proved"))
 
 
 def _tail(text: str, n: int = 300) -> str:
@@ -130,6 +132,9 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
             wall = time.perf_counter() - t0
             rep = system.parse(proc.stdout, inst, proc.stderr)
             problem = verify(inst, rep)
+            if inst.group == "hard" and problem == NO_SOLUTION and proc.returncode == 0:
+                cell.status, cell.note = TIMEOUT, "no solution within the limit"
+                break
             if proc.returncode != 0 and problem is not None:
                 cell.status = ERROR
                 cell.note = f"exit {proc.returncode}: {_tail(proc.stderr or proc.stdout)}"
@@ -148,6 +153,10 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
                 cell.search.append(rep.search_time)
             if rep.notes:
                 cell.note = "; ".join(rep.notes)
+            if inst.group == "hard":
+                if inst.kind in ("min", "max"):
+                    cell.objective = objective(inst, rep.solutions[-1])
+                cell.proved = rep.proved
             if wall > repeat_below:
                 break
     if cell.status != OK:

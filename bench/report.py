@@ -637,3 +637,92 @@ def chart(instances: list[Instance], systems: list[System], cells: dict, path: P
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+# ---------------------------------------------------------------- the hard section (issue 29)
+
+def hard_status(inst: Instance, c: Cell | None) -> str:
+    """What a system reached on a hard instance: proved (optimum proved, or a solution of a
+    satisfaction instance), optimum (reached, not proved), solution (short of the optimum),
+    or why there is nothing."""
+    if c is None:
+        return "–"
+    if c.status == "timeout":
+        return "none"
+    if c.status != "ok":
+        return c.status
+    if inst.kind in ("min", "max"):
+        if c.proved:
+            return "proved"
+        return "optimum" if c.objective == inst.expected else "solution"
+    return "proved"
+
+
+def _hard_solved(inst: Instance, c: Cell | None) -> bool:
+    return hard_status(inst, c) == "proved"
+
+
+def hard_markdown(instances: list[Instance], systems: list[System], cells: dict, *,
+                  timeout: float, command: str, versions: dict, notes: list[str],
+                  date: str | None, engine: dict | None, runs: int) -> str:
+    """HARD.md: per instance and system, the status (proved / optimum / solution / none),
+    the objective and the whole-process time; totals per system and the geometric mean of
+    time / CP-SAT (1 worker) over the instances both proved."""
+    ref = "cpsat-1w"
+    lines = ["# The hard section of the benchmark (issue 29)", "",
+             f"- command: `{command}`", f"- date: {date or '?'}; machine: {machine()}",
+             f"- timeout {timeout:g} s per run (each system is told to stop a few seconds "
+             f"earlier and report its best solution), {runs} run(s) per pair; one core: "
+             "CP-SAT with one worker, the other solvers are sequential",
+             *engine_lines(engine),
+             *(f"- {s.label}: {versions.get(s.name, '?')}" for s in systems),
+             *(f"- note: {n}" for n in notes), "",
+             "Status: **proved** = optimum proved (satisfaction instances: a solution, "
+             "verified); **optimum** = the known optimum reached, not proved; **solution** = "
+             "a verified solution short of the optimum; **none** = no solution within the "
+             "limit. Every solution is checked by `bench/verify.py` (feasibility from the "
+             "data, the objective recomputed); a claim better than the known optimum, or a "
+             "wrong optimum claimed proved, is WRONG. Time: median whole-process seconds.", ""]
+    head = "| instance | expected | " + " | ".join(s.label for s in systems) + " |"
+    lines += [head, "|" + "---|" * (len(systems) + 2)]
+    for inst in instances:
+        row = [inst.name, str(inst.expected) if inst.kind in ("min", "max") else "sat"]
+        for s in systems:
+            c = cells.get((inst.name, s.name))
+            st = hard_status(inst, c)
+            obj = f" {c.objective}" if c is not None and c.objective is not None else ""
+            t = f", {c.median:.1f} s" if c is not None and c.median is not None else ""
+            row.append(f"{st}{obj}{t}")
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "| system | solution | optimum reached | proved | geometric mean time / "
+              "CP-SAT 1w (both proved) | the same over every instance, unproved = timeout |",
+              "|---|---|---|---|---|---|"]
+
+    def proof_time(i: Instance, c: Cell | None) -> float:
+        return c.median if _hard_solved(i, c) and c.median else timeout
+    for s in systems:
+        got = [hard_status(i, cells.get((i.name, s.name))) for i in instances]
+        sol = sum(g in ("proved", "optimum", "solution") for g in got)
+        opt = sum(g in ("proved", "optimum") for g in got)
+        prv = got.count("proved")
+        ratios = []
+        for i in instances:
+            a, b = cells.get((i.name, s.name)), cells.get((i.name, ref))
+            if _hard_solved(i, a) and _hard_solved(i, b) and a.median and b.median:
+                ratios.append(a.median / b.median)
+        gm = (f"{statistics.geometric_mean(ratios):.2f}x over {len(ratios)}"
+              if ratios else "–")
+        par = [proof_time(i, cells.get((i.name, s.name))) / proof_time(i, cells.get((i.name, ref)))
+               for i in instances if (i.name, ref) in cells]
+        gp = f"{statistics.geometric_mean(par):.2f}x" if par else "–"
+        lines.append(f"| {s.label} | {sol}/{len(instances)} | {opt}/{len(instances)} | "
+                     f"{prv}/{len(instances)} | {gm} | {gp} |")
+    lines += ["", "Expected answers and their provenance (`bench/hard.py`, data in "
+              "`bench/data/hard/`, see its SOURCES.md):", ""]
+    lines += [f"- `{i.name}`: {i.expected if i.kind in ('min', 'max') else 'satisfiable'} "
+              f"({i.params.get('provenance', '?')})" for i in instances]
+    odd = [c for c in cells.values() if c.note and c.status not in ("ok",)]
+    if odd:
+        lines += ["", "Notes:", ""] + [f"- {c.system} on {c.instance}: {c.status}, {c.note}"
+                                        for c in odd]
+    return "\n".join(lines) + "\n"

@@ -18,6 +18,7 @@ import fnmatch
 import hashlib
 import importlib.util
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -55,6 +56,8 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
     insts = all_instances()
     if args.quick:
         insts = [i for i in insts if i.quick]
+    if not args.instances:  # the hard section (issue 29) runs only when asked for
+        insts = [i for i in insts if i.group != "hard"]
     if args.instances:
         pats = args.instances.split(",")
         scaling = {n for names in SCALING.values() for n in names} if "scaling" in pats \
@@ -62,6 +65,8 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
         insts = [i for i in insts if i.name in scaling or
                  any(fnmatch.fnmatch(i.name, p) or i.group == p for p in pats)]
     systems = all_systems()
+    if not any(i.group == "hard" for i in insts):  # Pumpkin runs on the hard section only
+        systems = [s for s in systems if any(s.supports(i) for i in insts) or not insts]
     if args.quick:
         systems = [s for s in systems if s.name == "conundrum"]
     elif args.systems:
@@ -75,8 +80,11 @@ def select(args: argparse.Namespace) -> tuple[list[Instance], list[System]]:
 
 def results_path(args: argparse.Namespace) -> Path:
     """Where the raw results go: bench/out/results.json for the default report, else beside
-    the report (so a side run with --output never overwrites the main run's results)."""
+    the report (so a side run with --output never overwrites the main run's results); a run
+    of the hard section alone: bench/HARD.json."""
     out = Path(args.output)
+    if out == Path(DEFAULT_OUTPUT) and args.instances == "hard":
+        return HERE / "HARD.json"
     return RESULTS_JSON if out == Path(DEFAULT_OUTPUT) else out.with_suffix(".json")
 
 
@@ -84,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
     insts, systems = select(args)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before an hour of runs
     runs = 1 if args.quick else args.runs
+    # the hard section's models stop themselves a little before the timeout and report their
+    # best solution (models/common.py time_limit); the process is killed only past --timeout
+    os.environ["BENCH_TIME_LIMIT"] = str(max(1.0, args.timeout * 0.9 - 2))
     notes, versions, present = [], {}, []
     for s in systems:
         why = s.missing()
@@ -220,6 +231,17 @@ def write_outputs(args, insts, systems, cells, meta: dict) -> None:
     import report
 
     out_md = Path(args.output)
+    hard = [i for i in insts if i.group == "hard"]
+    if hard:  # the hard section has its own report (bench/HARD.md by default)
+        hard_md = out_md if out_md != Path(DEFAULT_OUTPUT) else HERE / "HARD.md"
+        hard_md.write_text(report.hard_markdown(
+            hard, systems, cells, timeout=meta["timeout"], command=meta["command"],
+            versions=meta["versions"], notes=meta["notes"], date=meta.get("date"),
+            engine=meta.get("engine"), runs=meta["runs"]))
+        print(f"wrote {hard_md}")
+        insts = [i for i in insts if i.group != "hard"]
+        if not insts:
+            return
     notes_md = HERE / "profile-notes.md"
     extra = notes_md.read_text() if notes_md.exists() else ""
     base_file = args.baseline or meta.get("baseline")

@@ -63,12 +63,117 @@ def valid(inst: Instance, sol: tuple[int, ...]) -> str | None:
         return _schedule_error(p["jobs"], sol)
     if inst.family == "tsp":
         return _tour_error(sol)
+    if inst.family in HARD_FAMILIES:
+        return _hard_error(inst, sol)
     if inst.family == "golomb":
         if sol[0] != 0 or any(a >= b for a, b in zip(sol, sol[1:], strict=False)):
             return "marks not 0 < ... increasing"
         d = [b - a for i, a in enumerate(sol) for b in sol[i + 1:]]
         return None if len(set(d)) == len(d) else "differences not distinct"
     return None
+
+
+HARD_FAMILIES = ("rcpsp", "openshop", "qcp", "allinterval", "coloring", "binpacking",
+                 "knapsack", "facility")
+
+
+def _hard_error(inst: Instance, sol: tuple[int, ...]) -> str | None:
+    """The hard section's families (issue 29): feasibility checked from the data alone."""
+    p = inst.params
+    if inst.family == "rcpsp":
+        d, rr, rc = p["d"], p["rr"], p["rc"]
+        if any(s < 0 for s in sol):
+            return "a task starts before time 0"
+        for i, succ in enumerate(p["suc"]):
+            for j in succ:
+                if sol[i] + d[i] > sol[j - 1]:
+                    return f"task {j} starts before its predecessor {i + 1} ends"
+        for t in sorted(set(sol)):  # resource use only rises at a start
+            for r, cap in enumerate(rc):
+                use = sum(rr[r][i] for i in range(len(d)) if sol[i] <= t < sol[i] + d[i])
+                if use > cap:
+                    return f"resource {r + 1} over capacity at time {t}: {use} > {cap}"
+        return None
+    if inst.family == "openshop":
+        dur = p["dur"]
+        k = len(dur[0])
+        if any(s < 0 for s in sol):
+            return "a task starts before time 0"
+        spans = [[(sol[j * k + t], sol[j * k + t] + dur[j][t]) for t in range(k)]
+                 for j in range(len(dur))]
+        groups = spans + [list(col) for col in zip(*spans, strict=True)]
+        for g, group in enumerate(groups):
+            group = sorted(group)
+            if any(b[0] < a[1] for a, b in zip(group, group[1:])):
+                return f"two tasks of {'job' if g < len(dur) else 'machine'} overlap"
+        return None
+    if inst.family == "qcp":
+        n = p["n"]
+        g = [sol[r * n:(r + 1) * n] for r in range(n)]
+        full = set(range(n))
+        if any(set(row) != full for row in g) or any(set(c) != full for c in zip(*g)):
+            return "a row or column is not a permutation of 0..n-1"
+        if any(v >= 0 and g[r][c] != v for r, row in enumerate(p["givens"])
+               for c, v in enumerate(row)):
+            return "a given is changed"
+        return None
+    if inst.family == "allinterval":
+        n = p["n"]
+        if sorted(sol) != list(range(n)):
+            return "not a permutation of 0..n-1"
+        if sorted(abs(b - a) for a, b in zip(sol, sol[1:])) != list(range(1, n)):
+            return "the intervals are not 1..n-1"
+        return None
+    if inst.family == "coloring":
+        if any(c < 0 for c in sol):
+            return "a negative colour"
+        bad = next(((u, v) for u, v in p["edges"] if sol[u] == sol[v]), None)
+        return None if bad is None else f"vertices {bad[0]} and {bad[1]} share a colour"
+    if inst.family == "binpacking":
+        load: dict[int, int] = {}
+        for b, size in zip(sol, p["sizes"], strict=True):
+            load[b] = load.get(b, 0) + size
+        if any(b < 0 for b in load):
+            return "a negative bin"
+        over = [b for b, w in load.items() if w > p["capacity"]]
+        return f"bin {over[0]} over capacity" if over else None
+    if inst.family == "knapsack":
+        if any(v not in (0, 1) for v in sol):
+            return "not 0/1"
+        weight = sum(w * x for w, x in zip(p["weights"], sol, strict=True))
+        return None if weight <= p["capacity"] else f"weight {weight} > {p['capacity']}"
+    if inst.family == "facility":
+        sites, clients = len(p["fixed"]), len(p["demand"])
+        assign, is_open = sol[:clients], sol[clients:]
+        if len(is_open) != sites or any(v not in (0, 1) for v in is_open):
+            return "the open flags are not 0/1 per site"
+        if any(not 0 <= a < sites or not is_open[a] for a in assign):
+            return "a client is assigned to a closed or unknown site"
+        for s in range(sites):
+            use = sum(d for d, a in zip(p["demand"], assign, strict=True) if a == s)
+            if use > p["capacity"][s]:
+                return f"site {s} over capacity: {use} > {p['capacity'][s]}"
+        return None
+    raise ValueError(inst.family)
+
+
+def _hard_objective(inst: Instance, sol: tuple[int, ...]) -> int:
+    p = inst.params
+    if inst.family == "rcpsp":
+        return max(s + d for s, d in zip(sol, p["d"], strict=True))
+    if inst.family == "openshop":
+        durs = [d for row in p["dur"] for d in row]
+        return max(s + d for s, d in zip(sol, durs, strict=True))
+    if inst.family in ("coloring", "binpacking"):
+        return max(sol) + 1  # colours / bins numbered from 0
+    if inst.family == "knapsack":
+        return sum(v * x for v, x in zip(p["values"], sol, strict=True))
+    if inst.family == "facility":
+        clients = len(p["demand"])
+        assign, is_open = sol[:clients], sol[clients:]
+        return sum(f * o for f, o in zip(p["fixed"], is_open, strict=True)) + sum(
+            p["cost"][c][a] for c, a in enumerate(assign))
+    raise ValueError(inst.family)
 
 
 def _schedule_error(jobs: list[list[tuple[int, int]]], starts: tuple[int, ...]) -> str | None:
@@ -108,6 +213,8 @@ def _tour_error(succ: tuple[int, ...]) -> str | None:
 
 
 def objective(inst: Instance, sol: tuple[int, ...]) -> int:
+    if inst.family in HARD_FAMILIES:
+        return _hard_objective(inst, sol)
     if inst.family == "golomb":
         return sol[-1]
     if inst.family == "jobshop":
@@ -117,6 +224,9 @@ def objective(inst: Instance, sol: tuple[int, ...]) -> int:
         return sum(inst.params["dist"][i][j] for i, j in enumerate(sol))
     env = dict(zip(inst.names, sol, strict=True))
     return _value(inst.params["objective"], env)
+
+
+NO_SOLUTION = "no solution reported"
 
 
 def verify(inst: Instance, rep: Report) -> str | None:
@@ -135,7 +245,7 @@ def verify(inst: Instance, rep: Report) -> str | None:
             return f"{len(rep.solutions)} solutions, expected {len(exp)} (sets differ)"
         return None
     if not rep.solutions:
-        return "no solution reported"
+        return NO_SOLUTION
     sol = rep.solutions[-1]
     if (bad := valid(inst, sol)) is not None:
         return f"invalid solution: {bad}"
@@ -144,5 +254,12 @@ def verify(inst: Instance, rep: Report) -> str | None:
     obj = objective(inst, sol)
     if rep.objective is not None and rep.objective != obj:
         return f"reported objective {rep.objective} but the solution's is {obj}"
+    if inst.group == "hard":  # a solution short of the optimum is an answer, not a wrong one
+        better = obj < exp if inst.kind == "min" else obj > exp
+        if better:
+            return f"objective {obj} is better than the known optimum {exp}"
+        if rep.proved and obj != exp:
+            return f"objective {obj} claimed optimal, but the optimum is {exp}"
+        return None
     return None if obj == exp else f"objective {obj}, expected {exp}"
 

@@ -29,6 +29,9 @@ def solve(system: str, instance: str):
     if system == "cpmpy":
         from models import cpmpy_models
         return cpmpy_models.solve(inst)
+    if system == "pumpkin":  # Pumpkin (TU Delft, LCG) through CPMpy's pumpkin backend
+        from models import cpmpy_models
+        return cpmpy_models.solve(inst, solver="pumpkin")
     raise SystemExit(f"unknown system {system!r}")
 
 

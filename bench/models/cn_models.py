@@ -7,6 +7,7 @@ import time
 import conundrum as cn
 from instances import Instance
 from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import time_limit as common_limit
 
 
 def _num(word: str, v: dict) -> object:
@@ -107,6 +108,84 @@ def build(inst: Instance) -> tuple[cn.Model, list, object]:
         succ = m.int_vars(n, 0, n - 1, "succ")
         m += cn.circuit(succ)
         return m, succ, cn.sum(cn.element(dist[i], succ[i]) for i in range(n))
+    return _build_hard(m, inst)
+
+
+def _build_hard(m: cn.Model, inst: Instance) -> tuple[cn.Model, list, object]:
+    """The hard section's families (issue 29), written as a new user would."""
+    p = inst.params
+    if inst.family == "rcpsp":
+        d, rr, rc = p["d"], p["rr"], p["rc"]
+        n, horizon = len(d), sum(d)
+        s = [m.int_var(0, horizon - d[i], f"s{i}") for i in range(n)]
+        makespan = m.int_var(0, horizon, "makespan")
+        for i, succ in enumerate(p["suc"]):
+            m += [s[i] + d[i] <= s[j - 1] for j in succ]
+            m += s[i] + d[i] <= makespan
+        for r, cap in enumerate(rc):
+            tasks = [i for i in range(n) if rr[r][i] > 0 and d[i] > 0]
+            m += cn.cumulative([s[i] for i in tasks], [d[i] for i in tasks],
+                               [rr[r][i] for i in tasks], cap)
+        return m, s, makespan
+    if inst.family == "openshop":
+        dur = p["dur"]
+        jobs, machines = len(dur), len(dur[0])
+        horizon = sum(map(sum, dur))
+        s = [[m.int_var(0, horizon - dur[j][k], f"s{j}_{k}") for k in range(machines)]
+             for j in range(jobs)]
+        makespan = m.int_var(0, horizon, "makespan")
+        for j in range(jobs):
+            m += cn.no_overlap(s[j], dur[j])
+            m += [s[j][k] + dur[j][k] <= makespan for k in range(machines)]
+        for k in range(machines):
+            m += cn.no_overlap([s[j][k] for j in range(jobs)], [dur[j][k] for j in range(jobs)])
+        return m, [x for row in s for x in row], makespan
+    if inst.family == "qcp":
+        n, g = p["n"], p["givens"]
+        x = m.int_matrix(n, n, 0, n - 1, "c")
+        m += [x[r][c] == v for r, row in enumerate(g) for c, v in enumerate(row) if v >= 0]
+        for i in range(n):
+            m += cn.all_different(x.rows[i])
+            m += cn.all_different(x.columns[i])
+        return m, x.flat, None
+    if inst.family == "allinterval":
+        n = p["n"]
+        x = m.int_vars(n, 0, n - 1, "x")
+        m += cn.all_different(x)
+        m += cn.all_different([abs(x[i + 1] - x[i]) for i in range(n - 1)])
+        return m, x, None
+    if inst.family == "coloring":
+        n = p["n"]
+        c = m.int_vars(n, 0, n - 1, "c")
+        colours = m.int_var(1, n, "colours")
+        m += [c[u] != c[v] for u, v in p["edges"]]
+        m += [x < colours for x in c]
+        return m, c, colours
+    if inst.family == "binpacking":
+        sizes, cap = p["sizes"], p["capacity"]
+        n = len(sizes)
+        bins = m.int_vars(n, 0, n - 1, "b")
+        loads = m.int_vars(n, 0, cap, "load")
+        nbins = m.int_var(1, n, "nbins")
+        m += cn.bin_packing(loads, bins, sizes)
+        m += [b < nbins for b in bins]
+        return m, bins, nbins
+    if inst.family == "knapsack":
+        w, v = p["weights"], p["values"]
+        x = m.int_vars(len(w), 0, 1, "x")
+        m += cn.sum(wi * xi for wi, xi in zip(w, x, strict=True)) <= p["capacity"]
+        return m, x, cn.sum(vi * xi for vi, xi in zip(v, x, strict=True))
+    if inst.family == "facility":
+        fixed, capy, dem, cost = p["fixed"], p["capacity"], p["demand"], p["cost"]
+        sites, clients = len(fixed), len(dem)
+        a = m.int_vars(clients, 0, sites - 1, "a")
+        is_open = m.int_vars(sites, 0, 1, "open")
+        loads = [m.int_var(0, capy[s], f"load{s}") for s in range(sites)]
+        m += cn.bin_packing(loads, a, dem)
+        m += [cn.element(is_open, a[c]) == 1 for c in range(clients)]
+        obj = cn.sum(f * o for f, o in zip(fixed, is_open, strict=True)) + cn.sum(
+            cn.element(cost[c], a[c]) for c in range(clients))
+        return m, [*a, *is_open], obj
     raise ValueError(f"no conundrum model for {inst.family}")
 
 
@@ -114,6 +193,8 @@ def solve(inst: Instance, time_limit: float | None = None) -> Report:
     """Solve as a new user would, with default search options; `time_limit` (for --profile
     on slow instances) stops early."""
     m, xs, obj = build(inst)
+    hard = inst.group == "hard"
+    time_limit = time_limit or (common_limit() if hard else None)
     opts = {"time_limit": time_limit} if time_limit else {}
     rep = Report()
     if inst.kind == "count":
@@ -133,6 +214,9 @@ def solve(inst: Instance, time_limit: float | None = None) -> Report:
     stats = getattr(m, "stats", None)
     if stats is not None and getattr(stats, "nodes", None) is not None:
         rep.nodes = stats.nodes  # decisions tried (each branch taken, failed or not)
+    if hard:
+        rep.proved = bool(rep.solutions) and (
+            inst.kind == "one" or getattr(stats, "status", "") == "optimal_solution")
     if stats is not None and getattr(stats, "complete", True) is False:
         rep.notes.append(f"incomplete: stopped by {stats.stopped_by}")
     return rep

@@ -21,6 +21,7 @@ class Report:
     nodes: int | None = None  # search nodes as the system counts them (see README)
     search_time: float | None = None  # the solver's time without a separate compile step
     notes: list[str] = field(default_factory=list)
+    proved: bool | None = None  # hard section: optimality (or the answer) proved
 
     def lines(self) -> list[str]:
         out = [f"SOL {' '.join(map(str, s))}" for s in self.solutions]
@@ -32,6 +33,8 @@ class Report:
             out.append(f"TIME {self.solver_time:.6f}")
         if self.nodes is not None:
             out.append(f"NODES {self.nodes}")
+        if self.proved is not None:
+            out.append(f"PROVED {int(self.proved)}")
         return out
 
 
@@ -54,6 +57,8 @@ def parse_report(text: str) -> Report:
                 rep.solver_time = float(rest[0])
             elif tag == "NODES":
                 rep.nodes = int(rest[0])
+            elif tag == "PROVED":
+                rep.proved = bool(int(rest[0]))
         except (ValueError, IndexError):
             rep.notes.append(f"unparsable line: {line[:80]}")
     return rep
@@ -130,6 +135,14 @@ def boxes(n: int) -> list[list[tuple[int, int]]]:
     b = int(round(n ** 0.5))
     return [[(br + i, bc + j) for i in range(b) for j in range(b)]
             for br in range(0, n, b) for bc in range(0, n, b)]
+
+
+def time_limit() -> float | None:
+    """The hard section's limit inside a run (BENCH_TIME_LIMIT, set by run.py a few seconds
+    under --timeout), so that a model reports its best solution instead of being killed."""
+    import os
+    v = os.environ.get("BENCH_TIME_LIMIT")
+    return float(v) if v else None
 
 
 def golomb_ub(n: int) -> int:

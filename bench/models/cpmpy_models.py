@@ -10,6 +10,7 @@ import numpy as np
 
 from instances import Instance
 from models.common import Report, alpha, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import time_limit as common_limit
 
 
 def _num(word: str, v: dict):
@@ -104,10 +105,75 @@ def build(inst: Instance):
         succ = cp.intvar(0, n - 1, shape=n, name="succ")
         m += cp.Circuit(succ)
         return m, list(succ), cp.sum([dist[i][succ[i]] for i in range(n)]), "min"
+    return _build_hard(m, inst)
+
+
+def _build_hard(m, inst: Instance):
+    """The hard section's families (issue 29), in CPMpy's style."""
+    p = inst.params
+    if inst.family == "rcpsp":
+        d, rr, rc = p["d"], p["rr"], p["rc"]
+        n, horizon = len(d), sum(d)
+        s = [cp.intvar(0, horizon - d[i], name=f"s{i}") for i in range(n)]
+        m += [s[i] + d[i] <= s[j - 1] for i, succ in enumerate(p["suc"]) for j in succ]
+        for r, cap in enumerate(rc):
+            tasks = [i for i in range(n) if rr[r][i] > 0 and d[i] > 0]
+            m += cp.Cumulative([s[i] for i in tasks], [d[i] for i in tasks],
+                               [s[i] + d[i] for i in tasks], [rr[r][i] for i in tasks], cap)
+        return m, s, cp.max([s[i] + d[i] for i in range(n)]), "min"
+    if inst.family == "openshop":
+        dur = p["dur"]
+        jobs, machines = len(dur), len(dur[0])
+        horizon = sum(map(sum, dur))
+        s = [[cp.intvar(0, horizon - dur[j][k], name=f"s{j}_{k}") for k in range(machines)]
+             for j in range(jobs)]
+        m += [cp.NoOverlap(s[j], dur[j]) for j in range(jobs)]
+        m += [cp.NoOverlap([s[j][k] for j in range(jobs)], [dur[j][k] for j in range(jobs)])
+              for k in range(machines)]
+        ends = [s[j][k] + dur[j][k] for j in range(jobs) for k in range(machines)]
+        return m, [x for row in s for x in row], cp.max(ends), "min"
+    if inst.family == "qcp":
+        n, g = p["n"], np.array(p["givens"])
+        x = cp.intvar(0, n - 1, shape=(n, n), name="c")
+        m += x[g >= 0] == g[g >= 0]
+        m += [cp.AllDifferent(row) for row in x] + [cp.AllDifferent(col) for col in x.T]
+        return m, list(x.flatten()), None, None
+    if inst.family == "allinterval":
+        n = p["n"]
+        x = cp.intvar(0, n - 1, shape=n, name="x")
+        m += cp.AllDifferent(x)
+        m += cp.AllDifferent([cp.abs(x[i + 1] - x[i]) for i in range(n - 1)])
+        return m, list(x), None, None
+    if inst.family == "coloring":
+        n = p["n"]
+        c = cp.intvar(0, n - 1, shape=n, name="c")
+        m += [c[u] != c[v] for u, v in p["edges"]]
+        return m, list(c), cp.max(c) + 1, "min"
+    if inst.family == "binpacking":
+        sizes, cap = p["sizes"], p["capacity"]
+        n = len(sizes)
+        b = cp.intvar(0, n - 1, shape=n, name="b")
+        for k in range(n):  # the load of bin k
+            m += cp.sum([sizes[i] * (b[i] == k) for i in range(n)]) <= cap
+        return m, list(b), cp.max(b) + 1, "min"
+    if inst.family == "knapsack":
+        x = cp.boolvar(shape=len(p["weights"]), name="x")
+        m += cp.sum(np.array(p["weights"]) * x) <= p["capacity"]
+        return m, list(x), cp.sum(np.array(p["values"]) * x), "max"
+    if inst.family == "facility":
+        fixed, capy, dem, cost = p["fixed"], p["capacity"], p["demand"], p["cost"]
+        sites, clients = len(fixed), len(dem)
+        a = cp.intvar(0, sites - 1, shape=clients, name="a")
+        is_open = cp.boolvar(shape=sites, name="open")
+        m += [cp.sum([dem[c] * (a[c] == s) for c in range(clients)]) <= capy[s] * is_open[s]
+              for s in range(sites)]
+        obj = cp.sum(np.array(fixed) * is_open) + cp.sum(
+            [cp.cpm_array(cost[c])[a[c]] for c in range(clients)])
+        return m, [*a, *is_open], obj, "min"
     raise ValueError(f"no CPMpy model for {inst.family}")
 
 
-def solve(inst: Instance) -> Report:
+def solve(inst: Instance, solver: str | None = None) -> Report:
     """Solve through the solver object that `Model.solve()` / `solveAll()` create and then
     drop (`SolverLookup.get(None, model)`, the same calls), so that the underlying
     OR-Tools solver's statistics (its branch count) can be read afterwards."""
@@ -116,8 +182,17 @@ def solve(inst: Instance) -> Report:
     t = time.perf_counter()
     if obj is not None:
         m.minimize(obj) if sense == "min" else m.maximize(obj)
-    s = cp.SolverLookup.get(None, m)
-    if inst.kind == "count":
+    s = cp.SolverLookup.get(solver, m)
+    hard = inst.group == "hard"
+    limit = common_limit() if hard else None
+    if hard:
+        found = s.solve(time_limit=limit) if limit else s.solve()
+        if found:
+            rep.solutions = [tuple(int(x.value()) for x in xs)]
+            if obj is not None:
+                rep.objective = int(s.objective_value())
+        rep.proved = bool(found) and (obj is None or s.status().exitstatus.name == "OPTIMAL")
+    elif inst.kind == "count":
         rep.count = s.solveAll(call_from_model=True)
     elif inst.kind == "all":
         s.solveAll(display=lambda: rep.solutions.append(tuple(int(x.value()) for x in xs)),

@@ -11,6 +11,7 @@ from ortools.sat.python import cp_model
 
 from instances import Instance
 from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import time_limit as common_limit
 
 
 def _num(word: str, v: dict):
@@ -159,6 +160,118 @@ def build(inst: Instance):
                     m.add(succ[i] == j).only_enforce_if(lit)
         m.add_circuit(arcs)
         return m, succ, sum(cost), "min"
+    return _build_hard(m, inst)
+
+
+def first_fit_decreasing(sizes: list[int], cap: int) -> int:
+    """The number of bins first fit decreasing needs: an upper bound on the optimum."""
+    loads: list[int] = []
+    for size in sorted(sizes, reverse=True):
+        b = next((k for k, load in enumerate(loads) if load + size <= cap), None)
+        if b is None:
+            loads.append(size)
+        else:
+            loads[b] += size
+    return len(loads)
+
+
+def _build_hard(m: cp_model.CpModel, inst: Instance):
+    """The hard section's families (issue 29), as CP-SAT's own examples write them."""
+    p = inst.params
+    if inst.family == "rcpsp":
+        d, rr, rc = p["d"], p["rr"], p["rc"]
+        n, horizon = len(d), sum(p["d"])
+        s = [m.new_int_var(0, horizon - d[i], f"s{i}") for i in range(n)]
+        iv = [m.new_fixed_size_interval_var(s[i], d[i], f"t{i}") for i in range(n)]
+        for i, succ in enumerate(p["suc"]):
+            for j in succ:
+                m.add(s[i] + d[i] <= s[j - 1])
+        for r, cap in enumerate(rc):
+            tasks = [i for i in range(n) if rr[r][i] > 0 and d[i] > 0]
+            m.add_cumulative([iv[i] for i in tasks], [rr[r][i] for i in tasks], cap)
+        makespan = m.new_int_var(0, horizon, "makespan")
+        m.add_max_equality(makespan, [s[i] + d[i] for i in range(n)])
+        return m, s, makespan, "min"
+    if inst.family == "openshop":
+        dur = p["dur"]
+        jobs, machines = len(dur), len(dur[0])
+        horizon = sum(map(sum, dur))
+        s = [[m.new_int_var(0, horizon - dur[j][k], f"s{j}_{k}") for k in range(machines)]
+             for j in range(jobs)]
+        iv = [[m.new_fixed_size_interval_var(s[j][k], dur[j][k], f"t{j}_{k}")
+               for k in range(machines)] for j in range(jobs)]
+        for j in range(jobs):
+            m.add_no_overlap(iv[j])
+        for k in range(machines):
+            m.add_no_overlap([iv[j][k] for j in range(jobs)])
+        makespan = m.new_int_var(0, horizon, "makespan")
+        m.add_max_equality(makespan, [s[j][k] + dur[j][k] for j in range(jobs)
+                                      for k in range(machines)])
+        return m, [x for row in s for x in row], makespan, "min"
+    if inst.family == "qcp":
+        n, g = p["n"], p["givens"]
+        x = [[m.new_int_var(g[r][c], g[r][c], f"c{r}_{c}") if g[r][c] >= 0
+              else m.new_int_var(0, n - 1, f"c{r}_{c}") for c in range(n)] for r in range(n)]
+        for i in range(n):
+            m.add_all_different(x[i])
+            m.add_all_different([x[r][i] for r in range(n)])
+        return m, [v for row in x for v in row], None, None
+    if inst.family == "allinterval":
+        n = p["n"]
+        x = [m.new_int_var(0, n - 1, f"x{i}") for i in range(n)]
+        diffs = [m.new_int_var(1, n - 1, f"d{i}") for i in range(n - 1)]
+        for i in range(n - 1):
+            m.add_abs_equality(diffs[i], x[i + 1] - x[i])
+        m.add_all_different(x)
+        m.add_all_different(diffs)
+        return m, x, None, None
+    if inst.family == "coloring":
+        n = p["n"]
+        c = [m.new_int_var(0, n - 1, f"c{i}") for i in range(n)]
+        for u, v in p["edges"]:
+            m.add(c[u] != c[v])
+        colours = m.new_int_var(1, n, "colours")
+        m.add_max_equality(colours, [x + 1 for x in c])
+        return m, c, colours, "min"
+    if inst.family == "binpacking":
+        sizes, cap = p["sizes"], p["capacity"]  # sizes sorted decreasing
+        items, bins = len(sizes), first_fit_decreasing(sizes, cap)
+        x = [[m.new_bool_var(f"x{i}_{b}") for b in range(bins)] for i in range(items)]
+        used = [m.new_bool_var(f"u{b}") for b in range(bins)]
+        for i in range(items):
+            m.add_exactly_one(x[i])
+            for b in range(i + 1, bins):  # item i in one of the first i + 1 bins
+                m.add(x[i][b] == 0)
+        for b in range(bins):
+            m.add(sum(sizes[i] * x[i][b] for i in range(items)) <= cap * used[b])
+            m.add(used[b] <= sum(x[i][b] for i in range(items)))  # used: not empty
+        for b in range(bins - 1):
+            m.add(used[b] >= used[b + 1])  # bins used from the first
+        bin_of = [m.new_int_var(0, bins - 1, f"b{i}") for i in range(items)]
+        for i in range(items):
+            m.add(bin_of[i] == sum(b * x[i][b] for b in range(bins)))
+        return m, bin_of, sum(used), "min"
+    if inst.family == "knapsack":
+        w, v = p["weights"], p["values"]
+        x = [m.new_bool_var(f"x{i}") for i in range(len(w))]
+        m.add(sum(wi * xi for wi, xi in zip(w, x, strict=True)) <= p["capacity"])
+        return m, x, sum(vi * xi for vi, xi in zip(v, x, strict=True)), "max"
+    if inst.family == "facility":
+        fixed, capy, dem, cost = p["fixed"], p["capacity"], p["demand"], p["cost"]
+        sites, clients = len(fixed), len(dem)
+        y = [m.new_bool_var(f"open{s}") for s in range(sites)]
+        x = [[m.new_bool_var(f"x{c}_{s}") for s in range(sites)] for c in range(clients)]
+        a = [m.new_int_var(0, sites - 1, f"a{c}") for c in range(clients)]
+        for c in range(clients):
+            m.add_exactly_one(x[c])
+            m.add(a[c] == sum(s * x[c][s] for s in range(sites)))
+            for s in range(sites):
+                m.add_implication(x[c][s], y[s])
+        for s in range(sites):
+            m.add(sum(dem[c] * x[c][s] for c in range(clients)) <= capy[s] * y[s])
+        obj = sum(fixed[s] * y[s] for s in range(sites)) + sum(
+            cost[c][s] * x[c][s] for c in range(clients) for s in range(sites))
+        return m, a + y, obj, "min"
     raise ValueError(f"no CP-SAT model for {inst.family}")
 
 
@@ -173,11 +286,15 @@ class _Collect(cp_model.CpSolverSolutionCallback):
             self.sols.append(tuple(self.value(x) for x in self.xs))
 
 
-def solve(inst: Instance, workers: int | None) -> Report:
+def solve(inst: Instance, workers: int | None, time_limit: float | None = None) -> Report:
     m, xs, obj, sense = build(inst)
     solver = cp_model.CpSolver()
     if workers:
         solver.parameters.num_workers = workers
+    hard = inst.group == "hard"
+    time_limit = time_limit or (common_limit() if hard else None)
+    if time_limit:
+        solver.parameters.max_time_in_seconds = time_limit
     rep = Report()
     t = time.perf_counter()
     if inst.kind in ("count", "all"):
@@ -193,8 +310,10 @@ def solve(inst: Instance, workers: int | None) -> Report:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             rep.solutions = [tuple(solver.value(x) for x in xs)]
             if obj is not None:
-                assert status == cp_model.OPTIMAL
+                assert hard or status == cp_model.OPTIMAL
                 rep.objective = int(solver.objective_value)
+        if hard:
+            rep.proved = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     rep.solver_time = time.perf_counter() - t
     # CP-SAT counts branches (decisions); with several workers, those of the first subsolver
     # only (cp_model.proto, CpSolverResponse statistics)

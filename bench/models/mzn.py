@@ -137,4 +137,101 @@ def model(inst: Instance) -> str:
                 + "solve minimize length;\n"
                 + 'output ["OBJ \\(length)\\nSOL" ++ concat([" \\(succ[i] - 1)" | '
                 + 'i in 1..n]) ++ "\\n"];\n')
+    return _hard_model(inst)
+
+
+def _arr(xs) -> str:
+    return "[" + ", ".join(map(str, xs)) + "]"
+
+
+def _arr2(rows) -> str:
+    return "[" + "".join("|" + ", ".join(map(str, r)) for r in rows) + "|]"
+
+
+def _out(var: str, obj: str | None) -> str:
+    pre = f'"OBJ \\({obj})\\n" ++ ' if obj else ""
+    return f'output [{pre}"SOL" ++ concat([" \\(v)" | v in {var}]) ++ "\\n"];\n'
+
+
+def _hard_model(inst: Instance) -> str:
+    """The hard section's families (issue 29): only the globals each needs is included
+    (see the globals.mzn clash above)."""
+    p = inst.params
+    if inst.family == "rcpsp":
+        d, rr, rc = p["d"], p["rr"], p["rc"]
+        n = len(d)
+        prec = "".join(f"constraint s[{i + 1}] + {d[i]} <= s[{j}];\n"
+                       for i, succ in enumerate(p["suc"]) for j in succ)
+        return ('include "cumulative.mzn";\n'
+                + f"int: n = {n};\narray[1..n] of int: d = {_arr(d)};\n"
+                + f"array[1..{len(rc)}, 1..n] of int: rr = {_arr2(rr)};\n"
+                + f"array[1..{len(rc)}] of int: rc = {_arr(rc)};\n"
+                + "int: horizon = sum(d);\narray[1..n] of var 0..horizon: s;\n"
+                + "var 0..horizon: makespan;\n" + prec
+                + "constraint forall(i in 1..n)(s[i] + d[i] <= makespan);\n"
+                + f"constraint forall(r in 1..{len(rc)})(cumulative(s, d, "
+                + "[rr[r, i] | i in 1..n], rc[r]));\n"
+                + "solve minimize makespan;\n" + _out("s", "makespan"))
+    if inst.family == "openshop":
+        dur = p["dur"]
+        return ('include "disjunctive.mzn";\n'
+                + f"int: J = {len(dur)};\nint: M = {len(dur[0])};\n"
+                + f"array[1..J, 1..M] of int: dur = {_arr2(dur)};\n"
+                + "int: horizon = sum(dur);\narray[1..J, 1..M] of var 0..horizon: s;\n"
+                + "var 0..horizon: makespan;\n"
+                + "constraint forall(j in 1..J, k in 1..M)(s[j,k] + dur[j,k] <= makespan);\n"
+                + "constraint forall(j in 1..J)(disjunctive(row(s, j), row(dur, j)));\n"
+                + "constraint forall(k in 1..M)(disjunctive(col(s, k), col(dur, k)));\n"
+                + "solve minimize makespan;\n"
+                + 'output ["OBJ \\(makespan)\\nSOL" ++ concat([" \\(s[j,k])" | j in 1..J, '
+                + 'k in 1..M]) ++ "\\n"];\n')
+    if inst.family == "qcp":
+        return ('include "alldifferent.mzn";\n'
+                + f"int: n = {p['n']};\narray[1..n, 1..n] of int: g = {_arr2(p['givens'])};\n"
+                + "array[1..n, 1..n] of var 0..n-1: x;\n"
+                + "constraint forall(i, j in 1..n where g[i,j] >= 0)(x[i,j] = g[i,j]);\n"
+                + "constraint forall(i in 1..n)(alldifferent(row(x, i)) /\\ "
+                + "alldifferent(col(x, i)));\n"
+                + "solve satisfy;\n"
+                + 'output ["SOL" ++ concat([" \\(x[i,j])" | i, j in 1..n]) ++ "\\n"];\n')
+    if inst.family == "allinterval":
+        return ('include "alldifferent.mzn";\n'
+                + f"int: n = {p['n']};\narray[1..n] of var 0..n-1: x;\n"
+                + "constraint alldifferent(x);\n"
+                + "constraint alldifferent([abs(x[i+1] - x[i]) | i in 1..n-1]);\n"
+                + "solve satisfy;\n" + _out("x", None))
+    if inst.family == "coloring":
+        edges = "".join(f"constraint c[{u + 1}] != c[{v + 1}];\n" for u, v in p["edges"])
+        return (f"int: n = {p['n']};\narray[1..n] of var 0..n-1: c;\n" + edges
+                + "var 1..n: colours = max(c) + 1;\nsolve minimize colours;\n"
+                + _out("c", "colours"))
+    if inst.family == "binpacking":
+        sizes = p["sizes"]
+        return (f"int: n = {len(sizes)};\narray[1..n] of int: size = {_arr(sizes)};\n"
+                + "array[1..n] of var 0..n-1: b;\n"
+                + "constraint forall(k in 0..n-1)(sum(i in 1..n)(size[i] * (b[i] = k)) "
+                + f"<= {p['capacity']});\n"
+                + "var 1..n: bins = max(b) + 1;\nsolve minimize bins;\n" + _out("b", "bins"))
+    if inst.family == "knapsack":
+        return (f"int: n = {len(p['weights'])};\narray[1..n] of int: w = {_arr(p['weights'])};\n"
+                + f"array[1..n] of int: v = {_arr(p['values'])};\n"
+                + "array[1..n] of var 0..1: x;\n"
+                + f"constraint sum(i in 1..n)(w[i] * x[i]) <= {p['capacity']};\n"
+                + "var int: value = sum(i in 1..n)(v[i] * x[i]);\nsolve maximize value;\n"
+                + _out("x", "value"))
+    if inst.family == "facility":
+        fixed, dem = p["fixed"], p["demand"]
+        return (f"int: S = {len(fixed)};\nint: C = {len(dem)};\n"
+                + f"array[1..S] of int: fixed = {_arr(fixed)};\n"
+                + f"array[1..S] of int: cap = {_arr(p['capacity'])};\n"
+                + f"array[1..C] of int: dem = {_arr(dem)};\n"
+                + f"array[1..C, 1..S] of int: cost = {_arr2(p['cost'])};\n"
+                + "array[1..C] of var 1..S: a;\narray[1..S] of var 0..1: open;\n"
+                + "constraint forall(c in 1..C)(open[a[c]] = 1);\n"
+                + "constraint forall(s in 1..S)(sum(c in 1..C)(dem[c] * (a[c] = s)) "
+                + "<= cap[s] * open[s]);\n"
+                + "var int: total = sum(s in 1..S)(fixed[s] * open[s]) + "
+                + "sum(c in 1..C)(cost[c, a[c]]);\nsolve minimize total;\n"
+                + 'output ["OBJ \\(total)\\nSOL" ++ concat([" \\(a[c] - 1)" | c in 1..C]) '
+                + '++ concat([" \\(o)" | o in open]) ++ "\\n"];\n')
     raise ValueError(f"no MiniZinc model for {inst.family}")
