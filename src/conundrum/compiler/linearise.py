@@ -21,7 +21,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from conundrum.compiler.auxiliary import MAX_SCALE
-from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.linear import ONE, Lin, Rat, const_rat, integer, is_integer, normal
 from conundrum.compiler.powers import check_power
 from conundrum.compiler.reify import reify, reify_rel
@@ -42,6 +41,7 @@ from conundrum.lang.expr import (
     postorder,
     render,
 )
+from conundrum.lang.tree import rule_for
 from conundrum.propagators import arith, element
 
 if TYPE_CHECKING:

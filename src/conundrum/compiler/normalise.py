@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from conundrum.compiler.dispatch import rule_for
 from conundrum.lang.expr import BoolOp, Expr, Rel, Sum, Var
 from conundrum.lang.globals import AllEqual
+from conundrum.lang.tree import rule_for
 
 
 def _conjuncts(c: BoolOp) -> Sequence[object]:

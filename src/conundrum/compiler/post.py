@@ -13,7 +13,6 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.linear import ONE, Lin, is_integer
 from conundrum.compiler.reify import rel_form
 from conundrum.engine import Inconsistency, IntView
@@ -31,6 +30,7 @@ from conundrum.lang.globals import (
     Regular,
     Table,
 )
+from conundrum.lang.tree import rule_for
 from conundrum.propagators import alldiff, circuit, linear_domain, packing, scheduling
 
 if TYPE_CHECKING:

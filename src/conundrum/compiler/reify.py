@@ -13,10 +13,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from conundrum.compiler.auxiliary import Aux
-from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.linear import ONE, Lin, Rat, sign
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, Var, render
+from conundrum.lang.tree import rule_for
 from conundrum.propagators import reified
 
 if TYPE_CHECKING:

@@ -24,9 +24,9 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from conundrum.compiler.dispatch import rule_for
 from conundrum.compiler.powers import check_power
 from conundrum.lang.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
+from conundrum.lang.tree import canonical, rule_for
 from conundrum.propagators import arith
 
 TABLE_LIMIT = 4096
@@ -84,9 +84,6 @@ def tabulable(node: Expr, size: Callable[[Var], int]) -> list[Var] | None:
     return list(variables.values())
 
 
-def _num(x: int | Fraction) -> int | Fraction:
-    return x.numerator if isinstance(x, Fraction) and x.denominator == 1 else x
-
 
 # The integer operations of arith.BINARY_OPS are homogeneous: over a common denominator d > 0,
 # a = A/d and b = B/d give a OP b = (A OP B) / d**k, with k the degree below (a // b is
@@ -99,13 +96,13 @@ def _binary(op: str, a: Value, b: Value) -> Value:
     if a is None or b is None:
         return None
     if op == "/":
-        return None if b == 0 else _num(Fraction(a) / b)
+        return None if b == 0 else canonical(Fraction(a) / b)
     f = arith.BINARY_OPS[op][0]
     if isinstance(a, int) and isinstance(b, int):
         return f(a, b)
     d = math.lcm(Fraction(a).denominator, Fraction(b).denominator)
     r = f(int(a * d), int(b * d))
-    return None if r is None else _num(Fraction(r, d ** DEGREE[op]))
+    return None if r is None else canonical(Fraction(r, d ** DEGREE[op]))
 
 
 class _Columns:
@@ -128,10 +125,10 @@ def _var_column(sub: Var, cols: _Columns) -> list[Value]:
 
 
 def _sum_column(sub: Sum, cols: _Columns) -> list[Value]:
-    col: list[Value] = [_num(sub.const)] * len(cols.assignments)
+    col: list[Value] = [canonical(sub.const)] * len(cols.assignments)
     for c, term in zip(sub.coefs, sub.args):
         tc = cols.of(term)
-        col = [None if x is None or y is None else _num(x + c * y)
+        col = [None if x is None or y is None else canonical(x + c * y)
                for x, y in zip(col, tc)]
     return col
 
@@ -147,7 +144,7 @@ def _pow_column(sub: Pow, cols: _Columns) -> list[Value]:
     present = [x for x in base if x is not None]
     if present:  # before any power is computed: it might be astronomically large
         check_power(min(present), max(present), k, render(sub.args[0]))
-    return [None if x is None else _num(x ** k) for x in base]
+    return [None if x is None else canonical(x ** k) for x in base]
 
 
 def _abs_column(sub: Abs, cols: _Columns) -> list[Value]:

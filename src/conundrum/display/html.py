@@ -14,6 +14,7 @@ from typing import Any
 
 from conundrum.display.layout import Equations
 from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, Sum, Var, postorder
+from conundrum.lang.tree import rule_for
 
 MAX_VALUES = 400  # values a solution table shows before "... and N more"
 MAX_SIDE = 30  # rows or columns of one array shown
@@ -161,11 +162,8 @@ _KINDS: dict[type, Callable[[Any], str]] = {
 def constraint_kind(c: Any) -> str:
     """How a model summary groups a constraint: a global's name, `x == c` for a fixed
     value, `linear ==` (<=, ...) for sums, `nonlinear ==` ..., `logical or` ..."""
-    for cls in type(c).__mro__:
-        kind = _KINDS.get(cls)
-        if kind is not None:
-            return kind(c)
-    return type(c).__name__
+    kind = rule_for(_KINDS, c)
+    return type(c).__name__ if kind is None else kind(c)
 
 
 def _plural(n: int, word: str) -> str:

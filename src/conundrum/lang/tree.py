@@ -9,9 +9,9 @@ recursion, so a sum of ten thousand terms is fine. The operators that build tree
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from typing import Self
@@ -31,6 +31,21 @@ def canonical(x: Number) -> Number:
         return x.numerator
     return x
 
+
+
+Rule = TypeVar("Rule")
+
+
+def rule_for(table: Mapping[type, Rule], node: object) -> Rule | None:
+    """The rule a table keyed by node class gives node: its class's, or the nearest base
+    class's (walking the method resolution order, so a subclass needs no entry of its own);
+    None when no class of node is in the table. How a pass outside the node classes
+    dispatches on them, instead of a chain of isinstance tests."""
+    for cls in type(node).__mro__:
+        found = table.get(cls)
+        if found is not None:
+            return found
+    return None
 
 class Node:
     """A node of an expression tree: its operands `args` (nodes or exact constants)."""
