@@ -140,7 +140,8 @@ def exported_globals() -> list[str]:
     """The global constraints (and expression builders) exported by `conundrum`."""
     return [name for name in cn.__all__
             if inspect.isfunction(getattr(cn, name))
-            and getattr(cn, name).__module__ == cn_globals.__name__ and name not in BUILDERS]
+            and getattr(cn, name).__module__.startswith(cn_globals.__name__ + ".")
+            and name not in BUILDERS]
 
 
 def plain_signature(function: object) -> inspect.Signature:

@@ -110,11 +110,3 @@ __all__ = [
     "table", "value_precede", "ValuePrecede",
 ]
 
-# The public functions say this package is their home, as they did when it was one module:
-# the API pages (`::: conundrum.lang.globals`) and tests find them by `__module__`.
-for _name in __all__:
-    _item = globals()[_name]
-    if callable(_item) and getattr(_item, "__module__", "").startswith(__name__ + "."):
-        if not isinstance(_item, type):
-            _item.__module__ = __name__
-del _name, _item
