@@ -242,21 +242,19 @@ class Model:
         return list(self.variables), list(self.constraints)
 
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
-             snapshot: tuple[list[Var], list[Expr]] | None = None,
-             stats: SearchStats | None = None,
+             snapshot: tuple[list[Var], list[Expr]] | None = None, *,
+             stats: SearchStats,
              parallel: Parallel | None = None) -> Generator[list[int], None, None]:
         """The values of the snapshot's variables in each solution, in order (a fresh list
         each time), every one verified by the independent checker; with an objective, each
-        one better than the last. The run's statistics (`stats`, or new ones) become
-        self.stats when it starts. `parallel` (workers > 1) searches in worker processes
+        one better than the last. The run's statistics `stats` become self.stats when it
+        starts. `parallel` (workers > 1) searches in worker processes
         or on a Dask cluster (conundrum.parallel)."""
         import time
 
         from conundrum.compiler.compiled import compile_model
         from conundrum.engine import TimeUp
 
-        if stats is None:
-            stats = SearchStats()
         self.stats = stats
         start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
         variables, constraints = snapshot if snapshot is not None else self._snapshot()
