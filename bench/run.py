@@ -88,6 +88,16 @@ def results_path(args: argparse.Namespace) -> Path:
     return RESULTS_JSON if out == Path(DEFAULT_OUTPUT) else out.with_suffix(".json")
 
 
+def _json_options(text: str) -> str:
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("expected a JSON object of search options")
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     insts, systems = select(args)
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)  # before an hour of runs
@@ -96,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
     # best solution (models/common.py time_limit); the process is killed only past --timeout
     os.environ["BENCH_TIME_LIMIT"] = str(max(1.0, args.timeout * 0.9 - 2))
     notes, versions, present = [], {}, []
+    if args.cn_options:
+        os.environ["BENCH_CN_OPTIONS"] = args.cn_options
+        notes.append(f"conundrum's models ran with the search options {args.cn_options}")
     for s in systems:
         why = s.missing()
         if why:
@@ -291,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-limit", type=float, metavar="S",
                     help="--profile: stop conundrum's search after S seconds (slow instances)")
     ap.add_argument("--list", action="store_true", help="list instances and systems")
+    ap.add_argument("--cn-options", metavar="JSON", type=_json_options,
+                    help='extra search options for the conundrum models, as a JSON object, '
+                    'e.g. \'{"restarts": "luby"}\' (the report notes them)')
     args = ap.parse_args(argv)
     if args.list:
         for i in all_instances():

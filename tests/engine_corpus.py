@@ -86,6 +86,8 @@ OPTIONS = [
     {"var_select": "occurrence", "value_select": "random", "seed": 3},
     {"method": "lds:2"},
     {"method": "bbs:30"},
+    {"restarts": "luby:1"},
+    {"var_select": "most_constrained", "value_select": "split", "restarts": "geometric:2"},
 ]
 
 
@@ -148,7 +150,8 @@ def run(label: str, model: cn.Model, xs: list, opts: dict) -> dict:
     sols = [[s[x] for x in xs] for s in model.solutions(**opts)]
     st = model.stats
     return {"model": label, "options": opts, "solutions": sols, "nodes": st.nodes,
-            "fails": st.fails, "propagations": st.propagations, "complete": st.complete}
+            "fails": st.fails, "propagations": st.propagations, "restarts": st.restarts,
+            "complete": st.complete}
 
 
 def main() -> None:
@@ -167,12 +170,13 @@ def main() -> None:
         for opts in OPTIONS:
             model, xs = build()
             out.append(run(label, model, xs, opts))
-    for opts in ({}, {"var_select": "dom_wdeg"}):
+    for opts in ({}, {"var_select": "dom_wdeg"}, {"restarts": "luby:2"}):
         model, xs, obj = golomb(6)
         best = model.minimize(obj, **opts)
         st = model.stats
         out.append({"model": "golomb6", "options": opts, "solutions": [[best[x] for x in xs]],
-                    "nodes": st.nodes, "fails": st.fails, "propagations": st.propagations})
+                    "nodes": st.nodes, "fails": st.fails, "propagations": st.propagations,
+                    "restarts": st.restarts})
     for seed in range(12):
         out.append(nogoods(seed))
     json.dump({"compiled": cn.COMPILED, "runs": out}, sys.stdout)

@@ -172,6 +172,24 @@ def test_variables_left_out_of_the_output_do_not_repeat_solutions(env, tmp_path)
         assert len(ours) == len(set(ours)) == 3 and sorted(ours) == sorted(theirs)
 
 
+def test_restarts_flag_passes_through(env, tmp_path):
+    """`minizinc --solver conundrum --restarts luby:1` (an extra flag of the solver
+    configuration) reaches the search: the same solutions as without it, and the
+    statistics count the restarts."""
+    model = tmp_path / "queens.mzn"
+    model.write_text("include \"globals.mzn\";\nint: n = 6;\narray[1..n] of var 1..n: q;\n"
+                     "constraint all_different(q);\n"
+                     "constraint all_different([q[i] + i | i in 1..n]);\n"
+                     "constraint all_different([q[i] - i | i in 1..n]);\nsolve satisfy;\n")
+    plain = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
+    out = minizinc(env, "conundrum", [str(model)], "-a", "-s", "--restarts", "luby:1")
+    ours = [line for line in out.splitlines() if line.startswith("q = ")]
+    assert len(plain) == 4 and sorted(ours) == sorted(plain)
+    restarts = [int(line.split("=")[1]) for line in out.splitlines()
+                if line.startswith("%%%mzn-stat: restarts=")]
+    assert restarts and restarts[-1] > 0, out
+
+
 def test_set_variables_become_booleans(env, tmp_path):
     """A model with a set variable runs: the mznlib includes MiniZinc's nosets library."""
     model = tmp_path / "subsets.mzn"

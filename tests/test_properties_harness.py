@@ -45,6 +45,7 @@ VAR_SELECTS = (
 )
 VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "random")
 METHODS = ("complete", "lds:1000", "bbs:100000")
+RESTARTS = (None, None, None, "luby:1", "luby:2", "geometric:1", "geometric:3")
 
 #: Generous safety net so that an engine that loops fails a test instead of hanging CI.
 TIME_LIMIT = 20.0
@@ -94,13 +95,19 @@ def doms(n: int, max_size: int = 4, lo: int = -4, hi: int = 4) -> st.SearchStrat
 
 @st.composite
 def search_options(draw: st.DrawFn) -> dict[str, Any]:
-    """One combination of var_select, value_select, method and seed."""
-    return {
+    """One combination of var_select, value_select, method and seed, and half of the time
+    restarts after every one to three failures (so that the small models here restart
+    often and their nogoods are exercised; lds refuses restarts)."""
+    opts = {
         "var_select": draw(st.sampled_from(VAR_SELECTS)),
         "value_select": draw(st.sampled_from(VALUE_SELECTS)),
         "method": draw(st.sampled_from(METHODS)),
         "seed": draw(st.integers(0, 3)),
     }
+    restarts = draw(st.sampled_from(RESTARTS))
+    if restarts is not None and not opts["method"].startswith("lds"):
+        opts["restarts"] = restarts
+    return opts
 
 
 # ------------------------------------------------------------------------- the harness
@@ -275,6 +282,8 @@ def check(
                                        {"method": "lds:1"}, {"method": "bbs:0"},
                                        {"method": "bbs:3"}]), label="limit")
     opts = {**opts, **limit}
+    if opts["method"].startswith("lds"):
+        opts.pop("restarts", None)
     got = [as_tuple(s, b.xs) for s in b.m.solutions(time_limit=TIME_LIMIT, **opts)]
     stats = b.m.stats
     dups = sorted({t for t in got if got.count(t) > 1})

@@ -6,7 +6,16 @@ import time
 
 import conundrum as cn
 from instances import Instance
-from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import (
+    Report,
+    alpha,
+    boxes,
+    eq_leading,
+    eq_parts,
+    extra_options,
+    golomb_ub,
+    word_terms,
+)
 from models.common import time_limit as common_limit
 
 
@@ -196,6 +205,7 @@ def solve(inst: Instance, time_limit: float | None = None) -> Report:
     hard = inst.group == "hard"
     time_limit = time_limit or (common_limit() if hard else None)
     opts = {"time_limit": time_limit} if time_limit else {}
+    opts.update(extra_options())
     rep = Report()
     if inst.kind == "count":
         rep.count, rep.solver_time = _timed(lambda: m.count(**opts))

@@ -145,5 +145,14 @@ def time_limit() -> float | None:
     return float(v) if v else None
 
 
+def extra_options() -> dict:
+    """Search options for conundrum's models from BENCH_CN_OPTIONS (a JSON object, set by
+    run.py --cn-options), e.g. {"restarts": "luby"}; none by default."""
+    import json
+    import os
+    v = os.environ.get("BENCH_CN_OPTIONS")
+    return json.loads(v) if v else {}
+
+
 def golomb_ub(n: int) -> int:
     return n * n

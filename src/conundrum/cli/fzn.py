@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from conundrum.cli.argtypes import restarts_spec
 from conundrum.parallel.options import MAX_WORKERS  # -p: worker processes at most
 
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
@@ -38,6 +39,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
                    help="search on N worker processes (default 1)")
+    p.add_argument("--restarts", type=restarts_spec, metavar="R",
+                   help="restart the search every so many failures, keeping what was "
+                   "refuted as nogoods: luby or geometric, luby:N or geometric:N (N failures "
+                   "per unit, default 100); off by default")
 
 
 def read_source(path: str) -> str:
@@ -81,6 +86,8 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["time_limit"] = args.time_ms / 1000
     if args.workers > 1:
         opts["workers"] = args.workers
+    if args.restarts is not None:
+        opts["restarts"] = args.restarts
     return opts
 
 

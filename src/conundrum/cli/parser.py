@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 
+from conundrum.cli.argtypes import method_spec, positive_int, restarts_spec, seconds
 from conundrum.cli.terminal import COLOR_CHOICES
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
@@ -52,28 +53,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def _positive_int(text: str) -> int:
-    if not re.fullmatch(r"\s*\d{1,12}\s*", text) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1e9:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
-
-
-def _method(text: str) -> str:
-    if not re.fullmatch(r"complete|(lds|bbs):\d{1,9}", text):
-        raise argparse.ArgumentTypeError(f"expected complete, lds:N or bbs:N, got {text!r}")
-    return text
-
-
 def _version() -> str:
     """``conundrum 0.1.0 (compiled engine, Python 3.11.2)``: what a bug report needs."""
     import platform
@@ -86,9 +65,9 @@ def _version() -> str:
 
 def _limit_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     """--time-limit and --node-limit for a command that is not a search of its own."""
-    parser.add_argument("--time-limit", type=_seconds, metavar="S",
+    parser.add_argument("--time-limit", type=seconds, metavar="S",
                         help=f"stop the {what} after S seconds (exit status 3)")
-    parser.add_argument("--node-limit", type=_positive_int, metavar="N",
+    parser.add_argument("--node-limit", type=positive_int, metavar="N",
                         help=f"stop the {what} after N nodes of search in all (exit status 3)")
 
 
@@ -109,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--rate", action="store_true",
                       help="grade the puzzle (easy, medium, hard, fiendish) by the hardest "
                       "step its explanation needs")
-    g.add_argument("--limit", type=_positive_int, metavar="N",
+    g.add_argument("--limit", type=positive_int, metavar="N",
                    help="print (or count) at most N solutions")
     g.add_argument("--json", action="store_true", help="each solution as one JSON line")
     g.add_argument("--json-stream", action="store_true",
@@ -129,17 +108,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--value-select", choices=VALUE_SELECTS, metavar="H",
                    help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
                    "or split on domains of more than 65,536 values)")
-    s.add_argument("--method", type=_method, help="complete (default), lds:N or bbs:N")
-    s.add_argument("--time-limit", type=_seconds, metavar="S",
+    s.add_argument("--method", type=method_spec, help="complete (default), lds:N or bbs:N")
+    s.add_argument("--restarts", type=restarts_spec, metavar="R",
+                   help="restart from the root every so many failures, keeping what was "
+                   "refuted as nogoods: luby or geometric (luby:N, geometric:N: N failures "
+                   "per unit, default 100); off by default")
+    s.add_argument("--time-limit", type=seconds, metavar="S",
                    help="stop after S seconds (exit status 3 if the answer is incomplete)")
-    s.add_argument("--node-limit", type=_positive_int, metavar="N", help="stop after N nodes")
+    s.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")
     s.add_argument("--seed", type=int, default=None, help="seed for random value selection")
     s.add_argument("--stats", action="store_true", help="search statistics on standard error")
     s.add_argument("--plot", metavar="FILE", help="also draw the search into FILE (.png, .svg "
                    "or .pdf): solutions and nodes over time, nodes by depth (needs "
                    "matplotlib)").complete = COMPLETE_FILES  # type: ignore[attr-defined]
     par = common.add_argument_group("parallel search")
-    par.add_argument("-p", "--workers", type=_positive_int, metavar="N",
+    par.add_argument("-p", "--workers", type=positive_int, metavar="N",
                      help="search on N worker processes (default 1: one process)")
     par.add_argument("--scheduler", metavar="ADDRESS",
                      help="search on a Dask cluster, e.g. tcp://host:8786 (needs "
@@ -208,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "difficulty was found in --attempts tries.")
     gen.add_argument("family", choices=FAMILIES, metavar="FAMILY",
                      help="one of " + ", ".join(FAMILIES))
-    gen.add_argument("--size", type=_positive_int, metavar="N",
+    gen.add_argument("--size", type=positive_int, metavar="N",
                      help="rows of the grid (default 9 for Sudoku and Killer, 6 for KenKen, "
                      "5 for Futoshiki and Skyscrapers, 8 for Kakuro counting its row and "
                      "column of clues)")
@@ -218,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=None,
                      help="random seed (default: one drawn at random, printed in the header "
                      "so that --seed makes the same puzzle again)")
-    gen.add_argument("--attempts", type=_positive_int, default=50, metavar="N",
+    gen.add_argument("--attempts", type=positive_int, default=50, metavar="N",
                      help="puzzles to try for --difficulty (default 50)")
     _limit_arguments(gen, "generation")
     comp = sub.add_parser("completion", help="a shell completion script",

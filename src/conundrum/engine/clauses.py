@@ -46,6 +46,7 @@ class VarWatch(Propagator):
     """Wakes the nogood store when its variable changes (one per watched variable)."""
 
     priority = 0  # unit propagation is cheap, and it should run before the sums
+    is_constraint = False  # not counted by IntVar.degree
 
     def __init__(self, solver: Solver, store: NogoodStore, var: IntVar) -> None:
         super().__init__(solver)
@@ -148,9 +149,22 @@ class NogoodStore(Propagator):
         if i not in self.watchers:
             w = self.watchers[i] = VarWatch(self.solver, self, x)
             # not through Solver.post: that would scan and run the fixpoint in the middle
-            # of `add`, before its own unit is applied
-            self.solver.propagators.append(w)
+            # of `add`, before its own unit is applied (and the solver's list of
+            # propagators is the model's: `detach` takes the watchers away again)
             x.subscribe(w, DOMAIN)
+
+    def detach(self) -> None:
+        """Unsubscribe every watcher, so that the engine propagates as if the store had
+        never been made (the search that owned it has ended). The store is then empty."""
+        for w in self.watchers.values():
+            w.var.unsubscribe(w)
+        self.watchers = {}
+        self.watches = {}
+        self.preds = []
+        self.starts = []
+        self.sizes = []
+        self.watch0 = []
+        self.watch1 = []
 
     # --------------------------------------------------------------- propagating
     def scan(self, x: IntVar) -> None:

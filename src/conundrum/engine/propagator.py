@@ -43,6 +43,9 @@ class Propagator(Reversible):
     priority = 1
     idempotent = False
     makes_holes = True  # may remove values inside a domain (see the checklist)
+    # whether it stands for a constraint of the model: IntVar.degree counts only those, so
+    # that the nogood store's watchers (clauses.py) do not steer most_constrained
+    is_constraint = True
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver

@@ -313,11 +313,21 @@ class IntVar(IntView):
         self.wake_bounds = self.on_bounds + self.on_domain
         self.wake_fix = self.on_fix + self.wake_bounds
 
+    def unsubscribe(self, prop: Propagator) -> None:
+        """Stop waking `prop` on any event of this variable."""
+        for watchers in (self.on_fix, self.on_bounds, self.on_domain):
+            while prop in watchers:
+                watchers.remove(prop)
+        self.wake_domain = list(self.on_domain)
+        self.wake_bounds = self.on_bounds + self.on_domain
+        self.wake_fix = self.on_fix + self.wake_bounds
+
     def degree(self) -> int:
-        """Number of active propagators watching this variable."""
+        """Number of active propagators watching this variable that stand for constraints
+        of the model (not the nogood store's watchers)."""
         n = 0
         for p in self.wake_fix:
-            if p.active:
+            if p.active and p.is_constraint:
                 n += 1
         return n
 

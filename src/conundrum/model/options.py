@@ -44,6 +44,9 @@ class SearchKeywords(TypedDict, total=False):
     - ``project``: variables the solutions must be distinct on (projected enumeration):
       each assignment of them that extends to a solution is given once, with one
       completion of the other variables (counts count these assignments);
+    - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
+      unit of the sequence, default 100) restarts the search from the root, keeping its
+      refuted branches as nogoods so that no solution is lost or repeated; off by default;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -57,6 +60,7 @@ class SearchKeywords(TypedDict, total=False):
     on_progress: Callable[[SearchStats], object]
     phases: Sequence[tuple[Operands, VarSelect, ValueSelect]]
     project: Operands
+    restarts: str
     workers: int
     scheduler: object
     ordered: bool

@@ -189,7 +189,7 @@ class _Run:
         limit = PROBE_NODES if self.node_limit is None else min(PROBE_NODES, self.node_limit)
         probe_opts = SearchOptions(opts.var_select, opts.value_select, opts.method,
                                    opts.time_limit, limit, opts.seed, None, opts.phases,
-                                   opts.project)
+                                   opts.project, opts.restarts)
         probe = SearchStats()
         for values in self.compiled.run(probe_opts, probe, self.start, self.best):
             self.count += 1
@@ -198,6 +198,7 @@ class _Run:
         stats = self.stats
         stats.nodes += probe.nodes
         stats.fails += probe.fails
+        stats.restarts += probe.restarts
         stats.propagations += probe.propagations
         stats.max_depth = max(stats.max_depth, probe.max_depth)
         if probe.complete:
@@ -267,6 +268,7 @@ class _Run:
         stats = self.stats
         stats.nodes += summary["nodes"]
         stats.fails += summary["fails"]
+        stats.restarts += summary["restarts"]
         stats.propagations += summary["propagations"]
         stats.max_depth = max(stats.max_depth, summary["max_depth"] + len(self.paths[number]))
         stats.subproblem_seconds.append(summary["seconds"])

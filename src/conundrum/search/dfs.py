@@ -33,6 +33,9 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
+from conundrum.engine.clauses import NogoodStore
+from conundrum.engine.literals import Pred
+from conundrum.search.restarts import RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
     EQ,
     GT,
@@ -56,13 +59,14 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project")
+                 "on_progress", "phases", "project", "restarts")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
-                 phases: object = None, project: object = None) -> None:
+                 phases: object = None, project: object = None,
+                 restarts: str | None = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -76,12 +80,15 @@ class SearchOptions:
         # the variables the solutions must be distinct on (projected enumeration), or None;
         # model variables, resolved by the model as the phases are
         self.project = project
+        # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
+        self.restarts = restarts
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
         check_options({"var_select": self.var_select, "value_select": self.value_select,
                        "time_limit": self.time_limit, "node_limit": self.node_limit,
-                       "seed": self.seed, "on_progress": self.on_progress})
+                       "seed": self.seed, "on_progress": self.on_progress,
+                       "method": self.method, "restarts": self.restarts})
         return parse_method(self.method)
 
 
@@ -110,6 +117,11 @@ def check_options(options: dict[str, object]) -> None:
                          f"{progress!r}")
     if "method" in options:
         parse_method(options["method"])
+    if options.get("restarts") is not None:
+        parse_restarts(options["restarts"])
+        if "method" in options and parse_method(options["method"])[0] == "lds":
+            raise ValueError("restarts cannot be combined with method lds (its iterations "
+                             "restart already, and the branches it cuts are not refuted)")
     phases = options.get("phases")
     if phases is not None:
         if not isinstance(phases, list | tuple):
@@ -195,6 +207,10 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start, phases or [], project)
+    restarts = parse_restarts(options.restarts)
+    if restarts is not None:
+        runner.restarts = RestartPolicy(restarts[0], restarts[1])
+        runner.store = NogoodStore(solver)
     # propagation looks at the clock too (Solver.fix_point), so that one slow node cannot
     # outlast the limit; a deadline set by the caller (an explanation's) is kept if sooner
     saved_deadline = solver.deadline
@@ -219,6 +235,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         stats.stop("closed")
         raise
     finally:
+        if runner.store is not None:
+            runner.store.detach()
         solver.deadline = saved_deadline
         stats.seconds = time.perf_counter() - start
         stats.propagations = solver.propagations
@@ -260,6 +278,10 @@ class _Runner:
         self.select_var = make_var_select(options.var_select)
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
+        # restarts (search() sets both): when the next is due, and the nogoods that keep
+        # the search from repeating itself (restarts.py)
+        self.restarts: RestartPolicy | None = None
+        self.store: NogoodStore | None = None
         self.extra = list(extra_vars)
         self.phases = [(list(xs), make_var_select(var_select),
                         make_value_select(value_select, options.seed))
@@ -357,83 +379,104 @@ class _Runner:
         bound = self.bound
         limited = self.limited
         projecting = self.projecting
+        restarts = self.restarts
+        store = self.store
         profile = stats.depth_nodes
         base = trail.depth
         trail.push_level()
+        nogoods: list[list[Pred]] = []  # the refuted branches when restarting
         try:
-            if bound is not None:
+            while True:  # once, and once more after each restart
                 try:
-                    bound.apply()
-                    solver.fix_point()  # a direct call when compiled (a bound method is not)
+                    if store is not None:
+                        for nogood in nogoods:
+                            store.add(nogood)
+                    if bound is not None:
+                        bound.apply()
+                        solver.fix_point()  # a direct call when compiled
                 except Inconsistency:
                     stats.fails += 1
                     return
-            root = self.projected_alternatives() if projecting else self.alternatives()
-            if root is None:
-                if self.is_new(seen):
-                    stats.solutions += 1
-                    yield
-                return
-            trail.push_level()
-            # a frame: [variable, decisions, next decision, discrepancies so far], and in a
-            # projected search whether the frame belongs to a completion
-            stack: list[list[Any]] = [[root[0], root[1], 0, 0, self.completing]
-                                      if projecting else [root[0], root[1], 0, 0]]
-            while stack:
-                frame = stack[-1]
-                alts = frame[1]
-                i = frame[2]
-                if i == len(alts):
-                    stack.pop()
-                    trail.pop_level()
-                    continue
-                frame[2] = i + 1
-                d = frame[3] + 1 if i else frame[3]
-                if max_disc is not None and d > max_disc:
-                    self.cut = True
-                    frame[2] = len(alts)
-                    continue
-                trail.restart_level()
-                if limited:
-                    self.check_limits()
-                stats.nodes += 1
-                # nodes by depth (the tree's shape, for --plot): a new depth is rare
-                depth = len(stack)
-                if depth > len(profile):
-                    profile.extend([0] * (depth - len(profile)))
-                    if depth > stats.max_depth:
-                        stats.max_depth = depth
-                profile[depth - 1] += 1
-                kind, v = alts[i]
-                try:
-                    apply_decision(frame[0], kind, v)
-                    if bound is not None:
-                        bound.apply()
-                    solver.fix_point()
-                except Inconsistency:
-                    stats.fails += 1
-                    if fail_limit is not None and stats.fails > fail_limit:
-                        stats.stopped_by = "bbs"
-                        raise _Stop from None
-                    continue
-                children = self.projected_alternatives() if projecting else self.alternatives()
-                if children is None:
+                root = self.projected_alternatives() if projecting else self.alternatives()
+                if root is None:
                     if self.is_new(seen):
                         stats.solutions += 1
                         yield
-                    if projecting:
-                        # one completion is enough: close the completion's open branchings
-                        # (the frames above the last one on a projection variable)
-                        k = len(stack) - 1
-                        while k >= 0 and stack[k][4]:
-                            stack[k][2] = len(stack[k][1])
-                            k -= 1
-                    continue
+                    return
                 trail.push_level()
-                if projecting:
-                    stack.append([children[0], children[1], 0, d, self.completing])
+                # a frame: [variable, decisions, next decision, discrepancies so far], and
+                # in a projected search whether the frame belongs to a completion
+                stack: list[list[Any]] = [[root[0], root[1], 0, 0, self.completing]
+                                          if projecting else [root[0], root[1], 0, 0]]
+                while stack:
+                    frame = stack[-1]
+                    alts = frame[1]
+                    i = frame[2]
+                    if i == len(alts):
+                        stack.pop()
+                        trail.pop_level()
+                        continue
+                    frame[2] = i + 1
+                    d = frame[3] + 1 if i else frame[3]
+                    if max_disc is not None and d > max_disc:
+                        self.cut = True
+                        frame[2] = len(alts)
+                        continue
+                    trail.restart_level()
+                    if limited:
+                        self.check_limits()
+                    stats.nodes += 1
+                    # nodes by depth (the tree's shape, for --plot): a new depth is rare
+                    depth = len(stack)
+                    if depth > len(profile):
+                        profile.extend([0] * (depth - len(profile)))
+                        if depth > stats.max_depth:
+                            stats.max_depth = depth
+                    profile[depth - 1] += 1
+                    kind, v = alts[i]
+                    try:
+                        apply_decision(frame[0], kind, v)
+                        if bound is not None:
+                            bound.apply()
+                        solver.fix_point()
+                    except Inconsistency:
+                        stats.fails += 1
+                        if fail_limit is not None and stats.fails > fail_limit:
+                            stats.stopped_by = "bbs"
+                            raise _Stop from None
+                        if restarts is not None and stats.fails >= restarts.next_at:
+                            break
+                        continue
+                    children = (self.projected_alternatives() if projecting
+                                else self.alternatives())
+                    if children is None:
+                        if self.is_new(seen):
+                            stats.solutions += 1
+                            yield
+                        if projecting:
+                            # one completion is enough: close the completion's open
+                            # branchings (the frames above the last one on a projection
+                            # variable)
+                            k = len(stack) - 1
+                            while k >= 0 and stack[k][4]:
+                                stack[k][2] = len(stack[k][1])
+                                k -= 1
+                        continue
+                    trail.push_level()
+                    if projecting:
+                        stack.append([children[0], children[1], 0, d, self.completing])
+                    else:
+                        stack.append([children[0], children[1], 0, d])
                 else:
-                    stack.append([children[0], children[1], 0, d])
+                    return  # the whole tree was searched
+                # a restart (only restarts break the loop): back to the root, keeping what
+                # was refuted as nogoods
+                nogoods = refuted_nogoods(stack)
+                while trail.depth > base + 1:
+                    trail.pop_level()
+                stats.restarts += 1
+                if restarts is not None:
+                    restarts.restarted(stats.fails)
         finally:
             while trail.depth > base:
                 trail.pop_level()

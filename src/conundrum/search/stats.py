@@ -26,7 +26,7 @@ class SearchStats:
     never "not found"."""
 
     FIELDS = ("status", "nodes", "fails", "propagations", "solutions", "seconds",
-              "max_depth", "complete", "stopped_by", "workers", "subproblems")
+              "max_depth", "restarts", "complete", "stopped_by", "workers", "subproblems")
 
     def __init__(self, stopped_by: str | None = None) -> None:
         self.status = UNKNOWN
@@ -36,6 +36,7 @@ class SearchStats:
         self.solutions = 0
         self.seconds = 0.0
         self.max_depth = 0
+        self.restarts = 0  # with the `restarts` option: how many times the search restarted
         # depth_nodes[d - 1]: the nodes at depth d (d decisions from the root); a parallel
         # search leaves it empty (each worker has its own, below its subproblem)
         self.depth_nodes: list[int] = []

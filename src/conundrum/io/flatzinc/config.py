@@ -9,6 +9,10 @@ from pathlib import Path
 
 SOLVER_ID = "org.conundrum.conundrum"
 STD_FLAGS = ["-a", "-n", "-f", "-i", "-p", "-r", "-s", "-t"]
+# conundrum's own flags that `minizinc --solver conundrum` passes on (flag, description,
+# type, default), as MiniZinc's solver configurations spell them
+EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keeping what was "
+                "refuted as nogoods: luby, geometric, luby:N or geometric:N", "string", ""]]
 FZN_COMMAND = "conundrum-fzn"
 
 
@@ -38,6 +42,7 @@ def solver_config(executable: str, version: str) -> dict:
         "executable": executable,
         "tags": ["cp", "int"],
         "stdFlags": STD_FLAGS,
+        "extraFlags": EXTRA_FLAGS,
         "supportsMzn": False,
         "supportsFzn": True,
         "needsSolns2Out": True,

@@ -50,7 +50,7 @@ def format_solution(outputs: list[Output], value_of: Callable[[Any], int]) -> st
 
 def format_stats(stats: SearchStats) -> str:
     """`%%%mzn-stat: key=value` lines for the search statistics, then `%%%mzn-stat-end`."""
-    fields = {"nodes": stats.nodes, "failures": stats.fails,
+    fields = {"nodes": stats.nodes, "failures": stats.fails, "restarts": stats.restarts,
               "propagations": stats.propagations, "solutions": stats.solutions,
               "peakDepth": stats.max_depth, "solveTime": f"{stats.seconds:.6f}"}
     return "\n".join([*(f"%%%mzn-stat: {k}={v}" for k, v in fields.items()),
