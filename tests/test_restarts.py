@@ -226,12 +226,15 @@ def test_restarts_are_deterministic() -> None:
     assert runs[0] == runs[1]
 
 
-def test_restarts_without_failures_change_nothing() -> None:
+def test_a_search_without_failures_never_restarts() -> None:
+    """Restarts are counted in failures. (The order of the solutions may differ from the
+    classic search's: under restarts, ties between variables are broken at random.)"""
     m = cn.Model()
     x = [m.int_var(0, 3, f"x{i}") for i in range(3)]
     m += x[0] <= x[1]
     classic = [tuple(s[v] for v in x) for s in m.solutions()]
-    assert [tuple(s[v] for v in x) for s in m.solutions(restarts="luby:1")] == classic
+    got = [tuple(s[v] for v in x) for s in m.solutions(restarts="luby:1")]
+    assert len(got) == len(set(got)) and set(got) == set(classic)
     assert m.stats.restarts == 0 and m.stats.fails == 0
 
 

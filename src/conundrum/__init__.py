@@ -88,14 +88,14 @@ COMPILED = not str(getattr(__import__("sys").modules[SearchStats.__module__], "_
 
 
 if TYPE_CHECKING:
-    from conundrum.search.dfs import SearchOptions
+    from conundrum.search.options import SearchOptions
     from conundrum.search.selectors import ValueSelect, VarSelect
 
 
 def __getattr__(name: str) -> object:
     # These live with the search, which is imported at the first solve, not here.
     if name == "SearchOptions":
-        from conundrum.search.dfs import SearchOptions
+        from conundrum.search.options import SearchOptions
 
         return SearchOptions
     if name in ("VarSelect", "ValueSelect"):

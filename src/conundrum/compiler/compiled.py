@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from conundrum.compiler.compile import Compiler
     from conundrum.engine import IntVar
     from conundrum.engine.var import IntView
-    from conundrum.search.dfs import SearchOptions
+    from conundrum.search.options import SearchOptions
 
 # A decision of a subproblem's path: (position of the decision variable in the snapshot's
 # variable list, decision kind (selectors.EQ, NE, LE, GT), value).

@@ -23,7 +23,7 @@ from conundrum.compiler.compiled import CompiledModel, compile_model
 from conundrum.explain.facts import Fact
 from conundrum.lang.expr import Expr, Var, postorder
 from conundrum.model.budget import Budget
-from conundrum.search.dfs import SearchOptions
+from conundrum.search.options import SearchOptions
 from conundrum.search.selectors import EQ, NE
 from conundrum.search.stats import SearchStats
 

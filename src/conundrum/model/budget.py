@@ -29,7 +29,7 @@ class LimitReached(Exception):
 
 def check_limits(time_limit: object, node_limit: object) -> None:
     """ModelError unless time_limit is None or seconds > 0 and node_limit None or >= 0."""
-    from conundrum.search.dfs import check_options
+    from conundrum.search.options import check_options
 
     try:
         check_options({"time_limit": time_limit, "node_limit": node_limit})

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
     from conundrum.parallel.options import Parallel
-    from conundrum.search.dfs import SearchOptions
+    from conundrum.search.options import SearchOptions
 
 # What Model.add takes: constraints, and lists or generators of them, nested at will.
 Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from conundrum.lang.expr import Operands
     from conundrum.model.model import Model
     from conundrum.parallel.options import Parallel
-    from conundrum.search.dfs import SearchOptions
     from conundrum.search.methods import Method
+    from conundrum.search.options import SearchOptions
     from conundrum.search.selectors import ValueSelect, VarSelect
     from conundrum.search.stats import SearchStats
 
@@ -78,7 +78,7 @@ def search_options(model: Model, kwargs: Mapping[str, Any], mode: str = "solutio
     is to run on several workers (None: sequential). `mode` is what the run is for:
     "solutions", "count" or "optimize"."""
     # the engine's options are imported at the first solve, not at `import conundrum`
-    from conundrum.search.dfs import SearchOptions, check_options
+    from conundrum.search.options import SearchOptions, check_options
 
     unknown = set(kwargs) - set(SEARCH_OPTIONS) - set(PARALLEL_OPTIONS)
     if unknown:

@@ -183,7 +183,7 @@ class _Run:
         Split without them, Golomb 10 took 4x the nodes of the sequential search (the
         subproblems were cut along choices the learned weights would not make, and none
         had an incumbent to prune with). True when the probe searched the whole tree."""
-        from conundrum.search.dfs import SearchOptions
+        from conundrum.search.options import SearchOptions
 
         opts = self.opts
         limit = PROBE_NODES if self.node_limit is None else min(PROBE_NODES, self.node_limit)

@@ -65,7 +65,7 @@ def parallel_settings(kwargs: Mapping[str, object], search_kwargs: dict[str, obj
         raise ModelError("workers= needs worker processes on a POSIX system (Linux, "
                          "macOS); on this system use scheduler= with a Dask cluster")
     method = search_kwargs.get("method", "complete")
-    from conundrum.search.dfs import parse_method
+    from conundrum.search.options import parse_method
 
     if parse_method(method)[0] != "complete":
         raise ModelError(f"method {method} searches sequentially (its discrepancy or "

@@ -16,7 +16,8 @@ import time
 
 from conundrum.compiler.compiled import CompiledModel, PathStep
 from conundrum.engine import Inconsistency
-from conundrum.search.dfs import SearchOptions, branching
+from conundrum.search.dfs import ObjectiveBound, branching
+from conundrum.search.options import SearchOptions
 from conundrum.search.stats import SearchStats
 
 Path = tuple[PathStep, ...]
@@ -39,8 +40,10 @@ def split(compiled: CompiledModel, opts: SearchOptions, target: int, stats: Sear
     solver = compiled.solver
     trail = solver.trail
     project = compiled.project(opts)
+    # the objective, never applied here: its variable is split on last, as searched
+    bound = None if compiled.obj is None else ObjectiveBound(compiled.obj, compiled.sense, [])
     choose = branching(solver, compiled.decision, compiled.extra, opts, compiled.phases(opts),
-                       project)
+                       project, bound)
     members = None if project is None else {id(x) for x in project}
     # open nodes: (-log2 of the search space, order, path, position in depth-first order)
     heap: list[tuple[float, int, Path, tuple[int, ...]]] = [(-_space(compiled), 0, (), ())]

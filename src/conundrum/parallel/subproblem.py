@@ -114,7 +114,7 @@ class Searcher:
 
     def run(self, task: Task, reporter: Reporter) -> tuple[SearchStats, int]:
         """Search one subproblem; its statistics and its number of solutions."""
-        from conundrum.search.dfs import SearchOptions
+        from conundrum.search.options import SearchOptions
 
         start = time.perf_counter()
         stats = SearchStats()

@@ -35,14 +35,15 @@ from typing import Any
 from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
+from conundrum.search.options import SearchOptions, check_options, parse_method
 from conundrum.search.restarts import RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
     EQ,
     GT,
     LE,
-    VALUE_SELECTS,
-    VAR_SELECTS,
+    NE,
     Decision,
+    Random32,
     ValueChooser,
     VarChooser,
     apply_decision,
@@ -53,105 +54,9 @@ from conundrum.search.selectors import (
 from conundrum.search.stats import SearchStats
 
 PROGRESS_INTERVAL = 0.2
-
-
-class SearchOptions:
-    """How to search (names as in ECLiPSe's search/6)."""
-
-    __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project", "restarts")
-
-    def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
-                 method: object = "complete", time_limit: float | None = None,
-                 node_limit: int | None = None, seed: int = 0,
-                 on_progress: Callable[[SearchStats], object] | None = None,
-                 phases: object = None, project: object = None,
-                 restarts: str | None = None) -> None:
-        self.var_select = var_select
-        self.value_select = value_select
-        self.method = method
-        self.time_limit = time_limit
-        self.node_limit = node_limit
-        self.seed = seed
-        self.on_progress = on_progress
-        # (variables, var_select, value_select) triples over the model's variables; the
-        # model resolves them to engine variables (search() takes them as `phases`)
-        self.phases = phases
-        # the variables the solutions must be distinct on (projected enumeration), or None;
-        # model variables, resolved by the model as the phases are
-        self.project = project
-        # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
-        self.restarts = restarts
-
-    def validate(self) -> tuple[str, int | None]:
-        """Check the options; return the method as (kind, N)."""
-        check_options({"var_select": self.var_select, "value_select": self.value_select,
-                       "time_limit": self.time_limit, "node_limit": self.node_limit,
-                       "seed": self.seed, "on_progress": self.on_progress,
-                       "method": self.method, "restarts": self.restarts})
-        return parse_method(self.method)
-
-
-def check_options(options: dict[str, object]) -> None:
-    """Check the given options' values (ValueError naming the wrong one). The model calls
-    this on the user's keywords before building SearchOptions, whose typed fields would
-    otherwise reject a wrong type with a bare TypeError in the compiled engine."""
-    if "var_select" in options and options["var_select"] not in VAR_SELECTS:
-        raise ValueError(f"unknown var_select {options['var_select']!r}; choose from "
-                         f"{', '.join(VAR_SELECTS)}")
-    if "value_select" in options and options["value_select"] not in VALUE_SELECTS:
-        raise ValueError(f"unknown value_select {options['value_select']!r}; choose from "
-                         f"{', '.join(VALUE_SELECTS)}")
-    t = options.get("time_limit")
-    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not t > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, not {t!r}")
-    n = options.get("node_limit")
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-        raise ValueError(f"node_limit must be an integer >= 0, not {n!r}")
-    seed = options.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, not {seed!r}")
-    progress = options.get("on_progress")
-    if progress is not None and not callable(progress):
-        raise ValueError(f"on_progress must be a function of the statistics, not "
-                         f"{progress!r}")
-    if "method" in options:
-        parse_method(options["method"])
-    if options.get("restarts") is not None:
-        parse_restarts(options["restarts"])
-        if "method" in options and parse_method(options["method"])[0] == "lds":
-            raise ValueError("restarts cannot be combined with method lds (its iterations "
-                             "restart already, and the branches it cuts are not refuted)")
-    phases = options.get("phases")
-    if phases is not None:
-        if not isinstance(phases, list | tuple):
-            raise ValueError(f"phases must be a list of (variables, var_select, value_select), "
-                             f"not {phases!r}")
-        for phase in phases:
-            if not isinstance(phase, list | tuple) or len(phase) != 3:
-                raise ValueError(f"a phase is (variables, var_select, value_select), not "
-                                 f"{phase!r}")
-            check_options({"var_select": phase[1], "value_select": phase[2]})
-
-
-def parse_method(method: object) -> tuple[str, int | None]:
-    """"complete", "lds:N", "bbs:N", or an object with `kind` and `n` (cn.lds(3))."""
-    if hasattr(method, "kind") and hasattr(method, "n"):
-        kind, n = method.kind, method.n
-    elif isinstance(method, str):
-        text = method.strip().lower().replace("(", ":").rstrip(")")
-        if text == "complete":
-            return "complete", None
-        kind, _, num = text.partition(":")
-        try:
-            n = int(num)
-        except ValueError:
-            raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N") from None
-    else:
-        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N")
-    if kind not in ("lds", "bbs") or not isinstance(n, int) or n < 0:
-        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N (N >= 0)")
-    return kind, n
+# the options are checked in options.py; these names stay importable from here
+__all__ = ["ObjectiveBound", "SearchOptions", "branching", "check_options", "parse_method",
+           "search"]
 
 
 class _Stop(Exception):
@@ -244,14 +149,15 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
 
 def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
               options: SearchOptions, phases: list[tuple[list[IntVar], str, str]],
-              project: list[IntVar] | None = None,
+              project: list[IntVar] | None = None, bound: ObjectiveBound | None = None,
               ) -> Callable[[], tuple[IntVar, tuple[Decision, ...]] | None]:
     """The search's own choice at the current state of the engine: a function giving
     (variable, decisions) for the next branching, or None when every variable is fixed.
     A parallel search splits the tree with it into subproblems. With `project`, the
     projection variables come first; a branching on another variable means they are all
-    fixed (the node is a completion, which must not be split)."""
-    runner = _Runner(solver, branch_vars, extra_vars, options, SearchStats(), None, None,
+    fixed (the node is a completion, which must not be split). `bound` is the objective
+    (never applied here): its variable is branched on last, as in the search."""
+    runner = _Runner(solver, branch_vars, extra_vars, options, SearchStats(), bound, None,
                      0.0, phases, project)
     if project is not None:
         return runner.projected_alternatives
@@ -268,6 +174,19 @@ class _Runner:
         self.vars = branch_vars
         self.stats = stats
         self.bound = bound
+        # An objective that is one of the branching variables is branched on after all the
+        # others (issue 29), toward better values: chosen first (a small domain, in every
+        # constraint), its first value is a bound no cheap search proves or refutes (bin
+        # packing into the lower bound of bins), and the whole run stays under it.
+        self.objective: IntVar | None = None
+        self.sense = 0
+        if bound is not None:
+            root = bound.obj.root
+            rest = [x for x in branch_vars if x is not root]
+            if len(rest) < len(branch_vars):
+                self.vars = rest
+                self.objective = root
+                self.sense = bound.sense
         self.deadline = deadline
         self.node_limit = options.node_limit
         self.on_progress = options.on_progress
@@ -275,7 +194,9 @@ class _Runner:
                         or options.on_progress is not None)
         self.next_progress = start + PROGRESS_INTERVAL
         self.start = start
-        self.select_var = make_var_select(options.var_select)
+        # under restarts, ties are broken at random so that each restart can choose anew
+        rng = None if options.restarts is None else Random32(options.seed)
+        self.select_var = make_var_select(options.var_select, rng)
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
         # restarts (search() sets both): when the next is due, and the nogoods that keep
@@ -283,7 +204,7 @@ class _Runner:
         self.restarts: RestartPolicy | None = None
         self.store: NogoodStore | None = None
         self.extra = list(extra_vars)
-        self.phases = [(list(xs), make_var_select(var_select),
+        self.phases = [(list(xs), make_var_select(var_select, rng),
                         make_value_select(value_select, options.seed))
                        for xs, var_select, value_select in phases]
         # projected enumeration: the phases restricted to the projection variables, then
@@ -332,6 +253,12 @@ class _Runner:
             x = self.select_var(self.vars)
             if x is not None:
                 decisions = self.select_value(x)
+            else:
+                obj = self.objective
+                if obj is not None and obj.lo != obj.hi:
+                    x = obj
+                    v = obj.lo if self.sense < 0 else obj.hi
+                    decisions = ((EQ, v), (NE, v))
         if x is None:
             for y in self.extra:
                 if y.lo != y.hi:

@@ -110,27 +110,102 @@ def _keyed(key: Callable[[IntVar], object]) -> VarChooser:
     return select
 
 
-def make_var_select(name: str) -> VarChooser:
-    """The selector function for a var_select name."""
+MASK32 = 0xFFFFFFFF
+
+
+class Random32:
+    """Marsaglia's xorshift32: a small random stream that is the same in the compiled and
+    the pure-Python engine (masked ints, no floats), so that both search the same tree."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = (seed * 2654435761 + 12345) & MASK32 or 1  # never 0 (a fixed point)
+
+    def below(self, n: int) -> int:
+        """A number in 0..n-1."""
+        x = self.state
+        x ^= (x << 13) & MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & MASK32
+        self.state = x
+        return x % n
+
+
+def _keyed_random(key: Callable[[IntVar], object], rng: Random32) -> VarChooser:
+    """Like _keyed, with ties broken at random (each tied variable equally likely: the
+    k-th tie seen replaces the choice with probability 1/k)."""
+    def select(xs: list[IntVar]) -> IntVar | None:
+        best = None
+        best_key: object = None
+        ties = 0
+        for x in xs:
+            if x.lo != x.hi:
+                k = key(x)
+                if best is None or k < best_key:  # type: ignore[operator]
+                    best, best_key, ties = x, k, 1
+                elif k == best_key:
+                    ties += 1
+                    if rng.below(ties) == 0:
+                        best = x
+        return best
+    return select
+
+
+def _dom_wdeg_random(rng: Random32) -> VarChooser:
+    """dom_wdeg with ties broken at random (as _keyed_random; exact ratios, as dom_wdeg)."""
+    def select(xs: list[IntVar]) -> IntVar | None:
+        best = None
+        best_size = best_weight = 0
+        ties = 0
+        for x in xs:
+            if x.lo != x.hi:
+                size = _size(x)
+                weight = x.weighted_degree() or 1
+                if best is None or size * best_weight < best_size * weight:
+                    best, best_size, best_weight, ties = x, size, weight, 1
+                elif size * best_weight == best_size * weight:
+                    ties += 1
+                    if rng.below(ties) == 0:
+                        best = x
+        return best
+    return select
+
+
+def make_var_select(name: str, rng: Random32 | None = None) -> VarChooser:
+    """The selector function for a var_select name. With `rng`, ties between equally good
+    variables are broken at random instead of by their order (the search does so under
+    restarts, so that each restart can make different first choices); input_order has no
+    ties."""
     if name == "input_order":
         return input_order
+    if name not in _KEYS and name != "dom_wdeg":
+        raise ValueError(name)
+    if rng is not None:
+        if name == "dom_wdeg":
+            return _dom_wdeg_random(rng)
+        return _keyed_random(_KEYS[name], rng)
     if name == "first_fail":
         return first_fail
     if name == "dom_wdeg":
         return dom_wdeg
-    if name == "anti_first_fail":
-        return _keyed(lambda x: -_size(x))
-    if name == "smallest":
-        return _keyed(lambda x: x.lo)
-    if name == "largest":
-        return _keyed(lambda x: -x.hi)
-    if name == "occurrence":
-        return _keyed(lambda x: -x.degree())
-    if name == "most_constrained":
-        return _keyed(lambda x: (_size(x), -x.degree()))
-    if name == "max_regret":
-        return _keyed(lambda x: -_regret(x))
-    raise ValueError(name)
+    return _keyed(_KEYS[name])
+
+
+def _most_constrained_key(x: IntVar) -> object:
+    return (_size(x), -x.degree())
+
+
+# the selectors written through a key function (smallest key first)
+_KEYS: dict[str, Callable[[IntVar], object]] = {
+    "first_fail": _size,
+    "anti_first_fail": lambda x: -_size(x),
+    "smallest": lambda x: x.lo,
+    "largest": lambda x: -x.hi,
+    "occurrence": lambda x: -x.degree(),
+    "most_constrained": _most_constrained_key,
+    "max_regret": lambda x: -_regret(x),
+}
 
 
 def _middle_value(x: IntVar) -> int:

@@ -1,0 +1,108 @@
+"""The search options (SearchOptions) and the checks of their values."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conundrum.search.restarts import parse_restarts
+from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
+from conundrum.search.stats import SearchStats
+
+
+class SearchOptions:
+    """How to search (names as in ECLiPSe's search/6)."""
+
+    __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
+                 "on_progress", "phases", "project", "restarts")
+
+    def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
+                 method: object = "complete", time_limit: float | None = None,
+                 node_limit: int | None = None, seed: int = 0,
+                 on_progress: Callable[[SearchStats], object] | None = None,
+                 phases: object = None, project: object = None,
+                 restarts: str | None = None) -> None:
+        self.var_select = var_select
+        self.value_select = value_select
+        self.method = method
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.seed = seed
+        self.on_progress = on_progress
+        # (variables, var_select, value_select) triples over the model's variables; the
+        # model resolves them to engine variables (search() takes them as `phases`)
+        self.phases = phases
+        # the variables the solutions must be distinct on (projected enumeration), or None;
+        # model variables, resolved by the model as the phases are
+        self.project = project
+        # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
+        self.restarts = restarts
+
+    def validate(self) -> tuple[str, int | None]:
+        """Check the options; return the method as (kind, N)."""
+        check_options({"var_select": self.var_select, "value_select": self.value_select,
+                       "time_limit": self.time_limit, "node_limit": self.node_limit,
+                       "seed": self.seed, "on_progress": self.on_progress,
+                       "method": self.method, "restarts": self.restarts})
+        return parse_method(self.method)
+
+
+def check_options(options: dict[str, object]) -> None:
+    """Check the given options' values (ValueError naming the wrong one). The model calls
+    this on the user's keywords before building SearchOptions, whose typed fields would
+    otherwise reject a wrong type with a bare TypeError in the compiled engine."""
+    if "var_select" in options and options["var_select"] not in VAR_SELECTS:
+        raise ValueError(f"unknown var_select {options['var_select']!r}; choose from "
+                         f"{', '.join(VAR_SELECTS)}")
+    if "value_select" in options and options["value_select"] not in VALUE_SELECTS:
+        raise ValueError(f"unknown value_select {options['value_select']!r}; choose from "
+                         f"{', '.join(VALUE_SELECTS)}")
+    t = options.get("time_limit")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not t > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, not {t!r}")
+    n = options.get("node_limit")
+    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+        raise ValueError(f"node_limit must be an integer >= 0, not {n!r}")
+    seed = options.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    progress = options.get("on_progress")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"on_progress must be a function of the statistics, not "
+                         f"{progress!r}")
+    if "method" in options:
+        parse_method(options["method"])
+    if options.get("restarts") is not None:
+        parse_restarts(options["restarts"])
+        if "method" in options and parse_method(options["method"])[0] == "lds":
+            raise ValueError("restarts cannot be combined with method lds (its iterations "
+                             "restart already, and the branches it cuts are not refuted)")
+    phases = options.get("phases")
+    if phases is not None:
+        if not isinstance(phases, list | tuple):
+            raise ValueError(f"phases must be a list of (variables, var_select, value_select), "
+                             f"not {phases!r}")
+        for phase in phases:
+            if not isinstance(phase, list | tuple) or len(phase) != 3:
+                raise ValueError(f"a phase is (variables, var_select, value_select), not "
+                                 f"{phase!r}")
+            check_options({"var_select": phase[1], "value_select": phase[2]})
+
+
+def parse_method(method: object) -> tuple[str, int | None]:
+    """"complete", "lds:N", "bbs:N", or an object with `kind` and `n` (cn.lds(3))."""
+    if hasattr(method, "kind") and hasattr(method, "n"):
+        kind, n = method.kind, method.n
+    elif isinstance(method, str):
+        text = method.strip().lower().replace("(", ":").rstrip(")")
+        if text == "complete":
+            return "complete", None
+        kind, _, num = text.partition(":")
+        try:
+            n = int(num)
+        except ValueError:
+            raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N") from None
+    else:
+        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N")
+    if kind not in ("lds", "bbs") or not isinstance(n, int) or n < 0:
+        raise ValueError(f"bad method {method!r}: use complete, lds:N or bbs:N (N >= 0)")
+    return kind, n

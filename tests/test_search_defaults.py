@@ -1,0 +1,119 @@
+"""Defaults that do not fall into a hole (issue 29, slice 3): an objective variable is
+branched on after the decision variables, and under restarts ties between equally good
+variables are broken by a seeded random stream that both builds share."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import conundrum as cn
+from conundrum.engine import Solver
+from conundrum.search.selectors import VAR_SELECTS, Random32, make_var_select
+
+
+def bin_packing(seed: int = 4, items: int = 30) -> tuple[cn.Model, list[cn.Var], cn.Var]:
+    rng = random.Random(seed)
+    sizes = [rng.randint(20, 60) for _ in range(items)]
+    m = cn.Model()
+    bins = m.int_vars(items, 0, items - 1, "b")
+    loads = m.int_vars(items, 0, 100, "load")
+    used = m.int_var(1, items, "used")
+    m += cn.bin_packing(loads, bins, sizes)
+    m += [b < used for b in bins]
+    return m, bins, used
+
+
+def test_the_objective_is_branched_on_last() -> None:
+    """Bin packing: chosen first (it is in every constraint), the number of bins would be
+    fixed at its lower bound, which no short search refutes; branched on last, the first
+    placement found is a solution, then improved."""
+    m, bins, used = bin_packing()
+    best = m.minimize(used, node_limit=200)
+    assert best is not None and best[used] == max(best[b] for b in bins) + 1
+    assert m.stats.stopped_by == "node_limit"
+    # the hole itself: the same search told to branch on the objective first finds nothing
+    m, bins, used = bin_packing()
+    assert m.minimize(used, node_limit=200, phases=[([used], "input_order", "min")]) is None
+
+
+@pytest.mark.parametrize("sense", ["min", "max"])
+def test_an_objective_left_free_is_labelled_toward_the_optimum(sense: str) -> None:
+    """z is bounded by the others but not fixed by them: labelled last, toward the better
+    end, so each solution is the best for its x and y; the optimum is exact under every
+    method, lds included (its record of solutions seen counts the objective)."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 3)
+    z = m.int_var(-10, 10, "z")
+    m += x != y
+    if sense == "min":
+        m += z >= x - 2 * y
+        want = -6
+    else:
+        m += z <= x + y
+        want = 5
+    for method in ("complete", "lds:1000", "bbs:10000"):
+        values = [s[z] for s in m.improving(z, sense, method=method)]
+        assert values[-1] == want, (method, values)
+        assert len(set(values)) == len(values)
+    assert m.stats.status == "optimal_solution"
+
+
+def test_the_objective_in_phases_is_still_branched_first() -> None:
+    """An explicit phase is the user's order and is kept."""
+    m, bins, used = bin_packing(items=12)
+    first = next(iter(m.improving(used, "min", phases=[([used], "input_order", "max")])))
+    assert first[used] == 12  # the phase tried used = 12 first
+    first = next(iter(m.improving(used, "min")))
+    assert first[used] == max(first[b] for b in bins) + 1 < 12  # labelled last, lowest
+
+
+# ------------------------------------------------------------------ random ties
+def test_random32_stream() -> None:
+    a, b = Random32(7), Random32(7)
+    stream = [a.below(1000) for _ in range(200)]
+    assert stream == [b.below(1000) for _ in range(200)]
+    assert len(set(stream)) > 150  # not stuck
+    assert stream != [Random32(8).below(1000) for _ in range(200)]
+    counts = [0] * 4
+    rng = Random32(0)
+    for _ in range(4000):
+        counts[rng.below(4)] += 1
+    assert all(800 < c < 1200 for c in counts), counts
+    assert Random32(0).state != 0
+
+
+@pytest.mark.parametrize("name", VAR_SELECTS)
+def test_ties_are_broken_at_random(name: str) -> None:
+    """Eight unfixed variables that every heuristic finds equally good: without a stream
+    the first is chosen; with one, each of them for some seed."""
+    s = Solver()
+    xs = [s.int_var(0, 5) for _ in range(8)]
+    assert make_var_select(name)(xs) is xs[0]
+    chosen = {make_var_select(name, Random32(seed))(xs) for seed in range(200)}
+    if name == "input_order":
+        assert chosen == {xs[0]}  # no ties: the order decides
+    else:
+        assert chosen == set(xs)
+
+
+@pytest.mark.parametrize("name", VAR_SELECTS)
+def test_random_ties_never_pick_a_worse_variable(name: str) -> None:
+    s = Solver()
+    xs = [s.int_var(0, 5) for _ in range(6)]
+    xs.insert(3, s.int_var(0, 1))  # the smallest domain: first_fail and co. must pick it
+    xs.insert(1, s.int_var(3, 3))  # fixed: never chosen
+    plain = make_var_select(name)(xs)
+    for seed in range(50):
+        pick = make_var_select(name, Random32(seed))(xs)
+        assert pick is not None and pick.lo != pick.hi
+        if name in ("first_fail", "dom_wdeg", "most_constrained"):
+            assert pick is plain is xs[4]
+
+
+def test_unknown_selector() -> None:
+    with pytest.raises(ValueError):
+        make_var_select("best_guess")
+    with pytest.raises(ValueError):
+        make_var_select("best_guess", Random32(1))
