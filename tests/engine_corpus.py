@@ -146,6 +146,64 @@ def nogoods(seed: int) -> dict:
             "fails": fails, "propagations": s.propagations}
 
 
+def journaled(label: str, model: cn.Model) -> dict:
+    """A journal attached (engine/journal.py), every engine variable labelled depth-first
+    (x = lo, then x != lo); at each node the explanations (reasons.py) of its entries, and
+    of each conflict, as text."""
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.reasons import explain_conflict, explain_entry
+
+    c = compile_model(model.variables, model.constraints)
+    assert c is not None
+    s = c.solver
+    xs = s.vars
+    j = Journal(s)
+    j.attach()
+    out: list[str] = []
+    stack: list[list[int]] = []
+    consistent = True
+    nodes = 0
+    s.trail.push_level()
+    while True:
+        if consistent:
+            free = [x.index for x in xs if x.lo != x.hi]
+            if free:
+                s.trail.push_level()
+                stack.append([free[0], xs[free[0]].lo, 0, len(j)])
+        consistent = False
+        while stack and not consistent:
+            frame = stack[-1]
+            if frame[2] == 2:
+                stack.pop()
+                s.trail.pop_level()
+                continue
+            s.trail.restart_level()
+            tried = frame[2]
+            frame[2] += 1
+            nodes += 1
+            j.current = None
+            try:
+                make_true(Pred(xs[frame[0]], EQ if tried == 0 else NE, frame[1]))
+                s.fix_point()
+                consistent = True
+                for e in range(frame[3], len(j)):
+                    expl: list[Pred] = []
+                    explain_entry(j, e, expl)
+                    out.append(repr(expl))
+            except Inconsistency:
+                if j.conflict is not None:
+                    expl = []
+                    explain_conflict(j, j.conflict, expl)
+                    out.append("conflict " + repr(expl))
+        if not consistent:
+            break
+    s.trail.pop_level()
+    j.detach()
+    return {"model": label, "options": {"journal": True}, "solutions": out, "nodes": nodes,
+            "fails": 0, "propagations": s.propagations}
+
+
 def run(label: str, model: cn.Model, xs: list, opts: dict) -> dict:
     sols = [[s[x] for x in xs] for s in model.solutions(**opts)]
     st = model.stats
@@ -179,6 +237,9 @@ def main() -> None:
                     "restarts": st.restarts})
     for seed in range(12):
         out.append(nogoods(seed))
+    out.append(journaled("queens5", queens(5, "domain")[0]))
+    out.append(journaled("mixed", mixed()[0]))
+    out.append(journaled("send-more", send_more()[0]))
     json.dump({"compiled": cn.COMPILED, "runs": out}, sys.stdout)
 
 

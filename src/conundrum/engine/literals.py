@@ -70,6 +70,25 @@ def key(p: Pred, nvars: int) -> int:
     return p.value * (4 * nvars) + p.var.index * 4 + p.kind
 
 
+def contains_in(v: int, lo: int, hi: int, bits: int) -> bool:
+    """Whether the domain (lo, hi, bits) holds v (bits < 0: bounds only; else bit i stands
+    for lo + i, as in var.py). For domains remembered by the journal."""
+    if v < lo or v > hi:
+        return False
+    return bits < 0 or (bits >> (v - lo)) & 1 == 1
+
+
+def holds_in(kind: int, value: int, lo: int, hi: int, bits: int) -> bool:
+    """Whether the domain (lo, hi, bits) entails the predicate `[x kind value]`."""
+    if kind == GE:
+        return lo >= value
+    if kind == LE:
+        return hi <= value
+    if kind == EQ:
+        return lo == value and hi == value
+    return not contains_in(value, lo, hi, bits)
+
+
 def holds(p: Pred) -> bool:
     """Whether the current domain entails the predicate (every value satisfies it)."""
     x = p.var

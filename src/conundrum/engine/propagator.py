@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING
 from conundrum.state import Reversible
 
 if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
     from conundrum.engine.solver import Solver
 
 
@@ -46,12 +48,16 @@ class Propagator(Reversible):
     # whether it stands for a constraint of the model: IntVar.degree counts only those, so
     # that the nogood store's watchers (clauses.py) do not steer most_constrained
     is_constraint = True
+    # whether `explain` is written for this class (else reasons.py's generic explanations
+    # stand in: tests/test_explanations.py lists the classes that rely on them)
+    explains = False
 
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
         self.scheduled = False
         self.active = True
         self.weight = 1  # dom/wdeg: failures caused by this propagator, plus one
+        self.id = -1  # its number in the journal (engine/journal.py), when one is attached
         # propagators whose weight grows with this one's (see Compiler.finish)
         self.credit: list[Propagator] = []
         self.queue: list[Propagator] = solver.queues[self.priority]
@@ -63,6 +69,12 @@ class Propagator(Reversible):
     def propagate(self) -> None:
         """Remove unsupported values; raise Inconsistency on failure."""
         raise NotImplementedError
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        """Append predicates that held before journal entry e (a change this propagator
+        made) and that, with the constraint, imply it; False to leave it to the generic
+        explanations of reasons.py (the default)."""
+        return False
 
     def failed(self) -> None:
         """Count a failure of this propagator for dom_wdeg (and for those it credits)."""

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from conundrum.engine.errors import Inconsistency, TimeUp
 from conundrum.engine.propagator import Propagator
 from conundrum.engine.var import IntVar
 from conundrum.state import Trail
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
 
 PRIORITIES = 3
 # fix_point looks at the clock once every this many propagations (a power of two less
@@ -30,6 +34,9 @@ class Solver:
         # a time.perf_counter() time after which fix_point raises TimeUp (0.0: none); the
         # search and the compiler set it from the run's time limit
         self.deadline = 0.0
+        # the journal of a learning search (engine/journal.py), else None: the fixpoint
+        # tells it which propagator is running and which one failed
+        self.journal: Journal | None = None
 
     def int_var(self, lo: int, hi: int, name: str = "", bitset: bool = True) -> IntVar:
         """A new variable with domain lo..hi (`bitset=False`: bounds only, whatever the
@@ -66,6 +73,7 @@ class Solver:
         h0 = h1 = h2 = 0  # the next propagator to run in each queue
         p: Propagator | None = None
         count = 0
+        journal = self.journal
         try:
             while True:
                 if h0 < len(q0):
@@ -92,6 +100,8 @@ class Solver:
                 if not p.active:
                     continue  # deactivated while queued; stays `scheduled`
                 count += 1
+                if journal is not None:
+                    journal.current = p
                 if p.idempotent:
                     p.propagate()  # `scheduled` stays True meanwhile: its changes skip it
                     if p.active:
@@ -107,6 +117,8 @@ class Solver:
             if p is not None:
                 p.failed()
                 p.scheduled = not p.active
+            if journal is not None:
+                journal.conflict = p
             self.clear_queue()
             raise
         finally:

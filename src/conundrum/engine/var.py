@@ -28,6 +28,7 @@ from conundrum.engine.errors import Inconsistency
 from conundrum.engine.view import IntView, OffsetView
 
 if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
     from conundrum.engine.propagator import Propagator
     from conundrum.engine.solver import Solver
 
@@ -48,7 +49,8 @@ class IntVar(IntView):
     """An integer variable of the engine (not the model's Var)."""
 
     __slots__ = ("solver", "trail", "stamp", "saved", "index", "on_fix", "on_bounds",
-                 "on_domain", "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views")
+                 "on_domain", "wake_fix", "wake_bounds", "wake_domain", "mirrors", "views",
+                 "journal")
 
     def __init__(self, solver: Solver, lo: int, hi: int, name: str = "",
                  values: list[int] | None = None, bitset: bool = True) -> None:
@@ -82,6 +84,8 @@ class IntVar(IntView):
         self.wake_domain: list[Propagator] = []
         self.mirrors: list[OffsetView] = []  # views whose fields follow this variable
         self.views: dict[int, OffsetView] = {}  # offset -> its view, so views are shared
+        # the journal recording every change (a learning search's), else None
+        self.journal: Journal | None = None
 
     # ---------------------------------------------------------------- trailing
     def restore(self) -> None:
@@ -142,6 +146,9 @@ class IntVar(IntView):
             w.hi = hi + c
             w.bits = bits
             w.card = card
+        journal = self.journal
+        if journal is not None:
+            journal.record(self)
         for p in wake:
             if not p.scheduled:
                 p.scheduled = True
@@ -168,6 +175,9 @@ class IntVar(IntView):
             w.lo = lo + c
             w.hi = hi + c
             w.card = card
+        journal = self.journal
+        if journal is not None:
+            journal.record(self)
         for p in (self.wake_fix if lo == hi else self.wake_bounds):
             if not p.scheduled:
                 p.scheduled = True

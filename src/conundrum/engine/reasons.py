@@ -1,0 +1,125 @@
+"""Why a journal entry happened, as predicates (issue 29, plan 2.3): the reasons conflict
+analysis resolves on.
+
+An *explanation* of entry e (variable x took the domain D at position e) is a list of
+predicates that held strictly before e and that, with the constraint of e's reason,
+imply x in D. Three sources, tried in order:
+
+1. the propagator's own `explain` (none yet: later slices give the linear family, the
+   all_different stages and the others theirs; `Propagator.explains` says which do);
+2. **the scope's domains** (fallback a): the domains, at e, of the variables the propagator
+   watches, written as predicates (a raised lower bound, a lowered upper bound, each hole),
+   relative to the snapshot taken when the journal was attached. Sound for any propagator
+   that reads only its scope: domains only shrink, so whatever it inferred from those
+   domains follows from them again. Past MAX_HOLES holes on one variable it gives up;
+3. **the decisions** (fallback b): the search decisions made up to e's level. Sound for
+   anything: all the rest follows from them by propagation.
+
+A decision (reason None) is explained by nothing: it is where analysis stops.
+Conflicts (a propagator failed) are explained the same way, "now" instead of "before e".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from conundrum.engine.journal import ROOT, Journal
+from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
+
+if TYPE_CHECKING:
+    from conundrum.engine.propagator import Propagator
+    from conundrum.engine.var import IntVar
+
+MAX_HOLES = 64  # holes of one variable in a scope explanation before giving up on it
+
+
+def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:
+    """Append the predicates that say x's domain as entry e left it (ROOT: nothing to say),
+    against the snapshot; False (and nothing appended) past MAX_HOLES holes."""
+    i = x.index
+    lo, hi, bits = journal.domain_at(i, e)
+    root_lo = journal.root_lo[i]
+    root_hi = journal.root_hi[i]
+    root_bits = journal.root_bits[i]
+    holes: list[int] = []
+    if bits >= 0 and lo < hi:
+        missing = ~bits & ((1 << (hi - lo + 1)) - 1)  # relative to lo, inside lo..hi
+        while missing:
+            low = missing & -missing
+            v = lo + low.bit_length() - 1
+            if contains_in(v, root_lo, root_hi, root_bits):
+                holes.append(v)
+                if len(holes) > MAX_HOLES:
+                    return False
+            missing ^= low
+    if lo > root_lo:
+        out.append(Pred(x, GE, lo))
+    if hi < root_hi:
+        out.append(Pred(x, LE, hi))
+    for v in holes:
+        out.append(Pred(x, NE, v))
+    return True
+
+
+def scope_explanation(journal: Journal, p: Propagator, pos: int, out: list[Pred]) -> bool:
+    """Fallback (a): the domains of p's scope just before position pos (len(journal):
+    now). False, with `out` unchanged, if a domain has too many holes to list."""
+    start = len(out)
+    for x in journal.scopes[p.id]:
+        if not domain_preds(journal, x, journal.entry_before(x.index, pos), out):
+            del out[start:]
+            return False
+    return True
+
+
+def decision_explanation(journal: Journal, level: int, out: list[Pred]) -> None:
+    """Fallback (b): the search decisions of the trail levels up to `level`, each as the
+    domain it gave its variable."""
+    reason = journal.reason
+    levels = journal.level
+    var = journal.var
+    vars_ = journal.vars
+    for e in range(len(var)):
+        if levels[e] > level:
+            break
+        if reason[e] is None:
+            domain_preds(journal, vars_[var[e]], e, out)  # a decision: never many holes
+
+
+def explain_entry(journal: Journal, e: int, out: list[Pred]) -> None:
+    """Append an explanation of entry e (nothing for a decision)."""
+    p = journal.reason[e]
+    if p is None:
+        return
+    if p.explains and p.explain(journal, e, out):
+        return
+    if not scope_explanation(journal, p, e, out):
+        decision_explanation(journal, journal.level[e], out)
+
+
+def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
+    """Append an explanation of p's failure now: predicates that, with p's constraint,
+    cannot all hold."""
+    if not scope_explanation(journal, p, len(journal), out):
+        decision_explanation(journal, journal.trail.depth, out)
+
+
+def entry_preds(journal: Journal, e: int, out: list[Pred]) -> None:
+    """Append what entry e established: its domain against the variable's previous one
+    (a raised lower bound, a lowered upper bound, the values it removed inside)."""
+    i = journal.var[e]
+    x = journal.vars[i]
+    lo, hi, bits = journal.domain_at(i, e)
+    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
+    if lo > plo:
+        out.append(Pred(x, GE, lo))
+    if hi < phi:
+        out.append(Pred(x, LE, hi))
+    if bits >= 0 and lo < hi:
+        for v in range(lo + 1, hi):
+            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
+                out.append(Pred(x, NE, v))
+
+
+__all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds", "entry_preds",
+           "explain_conflict", "explain_entry", "scope_explanation"]
