@@ -87,6 +87,9 @@ OPTIONS = [
     {"method": "lds:2"},
     {"method": "bbs:30"},
     {"restarts": "luby:1"},
+    {"search": "learning"},
+    {"search": "learning", "var_select": "first_fail", "value_select": "split",
+     "restarts": "luby:1"},
     {"var_select": "most_constrained", "value_select": "split", "restarts": "geometric:2"},
 ]
 
@@ -228,7 +231,8 @@ def main() -> None:
         for opts in OPTIONS:
             model, xs = build()
             out.append(run(label, model, xs, opts))
-    for opts in ({}, {"var_select": "dom_wdeg"}, {"restarts": "luby:2"}):
+    for opts in ({}, {"var_select": "dom_wdeg"}, {"restarts": "luby:2"},
+                 {"search": "learning"}):
         model, xs, obj = golomb(6)
         best = model.minimize(obj, **opts)
         st = model.stats

@@ -110,16 +110,24 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "member": member,
     "sparse": sparse,
     "queens4": lambda: _queens(4),
+    "queens5_bounds": lambda: _queens(5, "bounds"),
+    # a few constraints together, so that propagation fails below the root more often
+    "sum_alldiff": one(lambda m, x: [cn.all_different(x, strength="bounds"),
+                                     2 * x[0] + x[1] + 3 * x[2] - x[3] == 7], hi=4),
+    "times_sum": one(lambda m, x: [x[0] * x[1] == x[2] + x[3], x[0] + x[1] + x[2] <= 5,
+                                   x[3] != x[0]]),
+    "sched": one(lambda m, x: [cn.no_overlap(x, [2, 1, 2, 1]), x[0] + 2 <= x[2],
+                               x[1] != 2], hi=5),
     "golomb4": lambda: _golomb(4),
 }
 
 
-def _queens(n: int) -> cn.Model:
+def _queens(n: int, strength: str = "domain") -> cn.Model:
     m = cn.Model()
     q = m.int_vars(n, 0, n - 1, "q")
-    m += cn.all_different(q)
-    m += cn.all_different([q[i] + i for i in range(n)])
-    m += cn.all_different([q[i] - i for i in range(n)])
+    m += cn.all_different(q, strength=strength)
+    m += cn.all_different([q[i] + i for i in range(n)], strength=strength)
+    m += cn.all_different([q[i] - i for i in range(n)], strength=strength)
     return m
 
 
@@ -175,6 +183,8 @@ class Walk:
         base = trail.depth
         trail.push_level()
         stack: list[list[int]] = []  # [variable index, value, alternatives tried]
+        self.stack = stack
+        self.root = base + 1
         consistent = True
         try:
             while True:

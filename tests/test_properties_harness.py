@@ -46,6 +46,7 @@ VAR_SELECTS = (
 VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "random")
 METHODS = ("complete", "lds:1000", "bbs:100000")
 RESTARTS = (None, None, None, "luby:1", "luby:2", "geometric:1", "geometric:3")
+SEARCHES = ("classic", "classic", "learning")
 
 #: Generous safety net so that an engine that loops fails a test instead of hanging CI.
 TIME_LIMIT = 20.0
@@ -95,9 +96,10 @@ def doms(n: int, max_size: int = 4, lo: int = -4, hi: int = 4) -> st.SearchStrat
 
 @st.composite
 def search_options(draw: st.DrawFn) -> dict[str, Any]:
-    """One combination of var_select, value_select, method and seed, and half of the time
+    """One combination of var_select, value_select, method and seed; half of the time
     restarts after every one to three failures (so that the small models here restart
-    often and their nogoods are exercised; lds refuses restarts)."""
+    often and their nogoods are exercised), and a third of the time the learning search
+    (lds refuses both)."""
     opts = {
         "var_select": draw(st.sampled_from(VAR_SELECTS)),
         "value_select": draw(st.sampled_from(VALUE_SELECTS)),
@@ -107,6 +109,8 @@ def search_options(draw: st.DrawFn) -> dict[str, Any]:
     restarts = draw(st.sampled_from(RESTARTS))
     if restarts is not None and not opts["method"].startswith("lds"):
         opts["restarts"] = restarts
+    if draw(st.sampled_from(SEARCHES)) == "learning" and not opts["method"].startswith("lds"):
+        opts["search"] = "learning"
     return opts
 
 
@@ -284,6 +288,7 @@ def check(
     opts = {**opts, **limit}
     if opts["method"].startswith("lds"):
         opts.pop("restarts", None)
+        opts.pop("search", None)
     got = [as_tuple(s, b.xs) for s in b.m.solutions(time_limit=TIME_LIMIT, **opts)]
     stats = b.m.stats
     dups = sorted({t for t in got if got.count(t) > 1})

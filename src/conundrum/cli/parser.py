@@ -11,6 +11,7 @@ import re
 
 from conundrum.cli.argtypes import method_spec, positive_int, restarts_spec, seconds
 from conundrum.cli.terminal import COLOR_CHOICES
+from conundrum.search.options import SEARCHES
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 
 FILE_COMMANDS = {
@@ -109,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
                    "or split on domains of more than 65,536 values)")
     s.add_argument("--method", type=method_spec, help="complete (default), lds:N or bbs:N")
+    s.add_argument("--search", choices=SEARCHES, metavar="S",
+                   help="classic (default: depth-first) or learning (experimental: "
+                   "conflict-driven nogood learning with restarts); auto is classic for now")
     s.add_argument("--restarts", type=restarts_spec, metavar="R",
                    help="restart from the root every so many failures, keeping what was "
                    "refuted as nogoods: luby or geometric (luby:N, geometric:N: N failures "

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
 def _search_options(args: argparse.Namespace) -> dict:
     """The search options given on the command line (the API's defaults otherwise)."""
-    keys = ("var_select", "value_select", "method", "restarts", "time_limit", "node_limit",
-            "seed", "workers", "scheduler")
+    keys = ("var_select", "value_select", "method", "search", "restarts", "time_limit",
+            "node_limit", "seed", "workers", "scheduler")
     opts = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
     if args.ordered:
         opts["ordered"] = True

@@ -15,10 +15,14 @@ true, and backtracking only makes true predicates not true. A watch may stay on 
 predicate only when the other watch was made (or was already) false at the same level or
 earlier, and both are undone together or the true one first. That argument needs every
 visit to happen in the level of the change that caused it, which the fixpoint guarantees,
-and it needs nogoods added at the root (`add`): a nogood added deeper whose watches had to
-sit on true predicates would keep them after a pop. Slice 1b adds nogoods at the root,
-after a restart; nogoods learned deep in the search (slice 5) will pick their watches by
-decision level, from the journal.
+and it needs care when a nogood is added below the root with fewer than two predicates
+not true (`add`): its second watch then goes to the true predicate that became true last
+(read from the journal of a learning search), which is the first to become not true again
+on a backjump. The depth-first search with restarts adds its nogoods at the root.
+
+Under a learning search the store explains itself (reasons.py): a predicate it made false
+is explained by the nogood's other predicates (the journal's payload names the nogood),
+and a failure by all of them.
 
 How the store hears of changes: a small `VarWatch` propagator per watched variable,
 subscribed to DOMAIN (every change), made when the variable gets its first watch. When it
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from conundrum.engine.errors import Inconsistency
 from conundrum.engine.events import DOMAIN
+from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import Pred, falsified, holds, make_true, negate
 from conundrum.engine.propagator import Propagator
 
@@ -47,6 +52,7 @@ class VarWatch(Propagator):
 
     priority = 0  # unit propagation is cheap, and it should run before the sums
     is_constraint = False  # not counted by IntVar.degree
+    explains = True  # by the nogood it propagated (the journal's payload names it)
 
     def __init__(self, solver: Solver, store: NogoodStore, var: IntVar) -> None:
         super().__init__(solver)
@@ -64,6 +70,12 @@ class VarWatch(Propagator):
     def failed(self) -> None:
         """Nogood failures do not feed dom_wdeg (see the module docstring)."""
 
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return self.store.explain(journal, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return self.store.explain_conflict(journal, out)
+
 
 class NogoodStore(Propagator):
     """Nogoods with two watched predicates each.
@@ -76,9 +88,11 @@ class NogoodStore(Propagator):
     """
 
     priority = 0
+    explains = True
 
     def __init__(self, solver: Solver) -> None:
         super().__init__(solver)
+        self.failed_nogood = -1  # the nogood whose predicates all held, at the last failure
         self.preds: list[Pred] = []
         self.starts: list[int] = []
         self.sizes: list[int] = []
@@ -107,9 +121,9 @@ class NogoodStore(Propagator):
     # ------------------------------------------------------------------ adding
     def add(self, preds: list[Pred]) -> None:
         """Add the nogood `not (p1 and ... and pn)` and propagate it: at once if it is
-        unit or failed, and from then on through its watches. Call it at the root (see
-        the module docstring). Raises Inconsistency if every predicate already holds, or
-        if a propagation fails (the queues are then cleared, as after any failed fixpoint);
+        unit or failed, and from then on through its watches (see the module on adding
+        below the root). Raises Inconsistency if every predicate already holds, or if a
+        propagation fails (the queues are then cleared, as after any failed fixpoint);
         the nogood is stored either way. An empty nogood fails."""
         if not preds:
             raise Inconsistency
@@ -118,10 +132,12 @@ class NogoodStore(Propagator):
         self.preds.extend(preds)
         self.starts.append(start)
         self.sizes.append(len(preds))
-        # watch two predicates that are not true, if there are two
+        # watch two predicates that are not true, if there are two; else, below the root
+        # of a learning search, the true one that became true last (it is the first to
+        # become not true again on a backjump, which keeps the watches sound)
         free = [i for i in range(len(preds)) if not holds(preds[i])]
         w0 = free[0] if free else 0
-        w1 = free[1] if len(free) > 1 else (w0 + 1 if w0 + 1 < len(preds) else 0)
+        w1 = free[1] if len(free) > 1 else self._latest_true(preds, w0)
         if len(preds) == 1:
             w1 = w0
         self.watch0.append(w0)
@@ -129,15 +145,58 @@ class NogoodStore(Propagator):
         self._watch(preds[w0].var, 2 * c)
         if len(preds) > 1:
             self._watch(preds[w1].var, 2 * c + 1)
+        journal = self.solver.journal
         if not free:
+            self.failed_nogood = c
+            if journal is not None:
+                journal.conflict = self
             raise Inconsistency
         if len(free) == 1:
+            if journal is not None:
+                journal.current = self
+                journal.current_code = c
             try:
                 make_true(negate(preds[free[0]]))
             except Inconsistency:
                 self.solver.clear_queue()  # as fix_point does on failure
                 raise
         self.solver.fix_point()
+
+    def _latest_true(self, preds: list[Pred], skip: int) -> int:
+        """The position of the predicate other than `skip` that became true last (by the
+        journal; without one, the next position)."""
+        journal = self.solver.journal
+        n = len(preds)
+        if journal is None or n < 2:
+            return skip + 1 if skip + 1 < n else 0
+        best, best_pos = -1, ROOT - 1
+        for i in range(n):
+            if i != skip:
+                p = preds[i]
+                pos = journal.became_true(p.var.index, p.kind, p.value)
+                if best < 0 or pos > best_pos:
+                    best, best_pos = i, pos
+        return best
+
+    # ------------------------------------------------------------ explaining
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        """Why entry e happened: nogood `journal.code[e]` made its last predicate false,
+        because all the others held."""
+        c = journal.code[e]
+        s = self.starts[c]
+        for p in self.preds[s:s + self.sizes[c]]:
+            pos = journal.became_true(p.var.index, p.kind, p.value)
+            if pos != NOT_TRUE and pos < e:
+                out.append(p)
+        return True
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        """Why the last failure happened: every predicate of the failed nogood held."""
+        c = self.failed_nogood
+        if c < 0:
+            return False
+        out.extend(self.nogood(c))
+        return True
 
     def _watch(self, x: IntVar, entry: int) -> None:
         """Put a watch list entry on x, making x's VarWatch at its first watch."""
@@ -165,6 +224,7 @@ class NogoodStore(Propagator):
         self.sizes = []
         self.watch0 = []
         self.watch1 = []
+        self.failed_nogood = -1
 
     # --------------------------------------------------------------- propagating
     def scan(self, x: IntVar) -> None:
@@ -201,6 +261,7 @@ class NogoodStore(Propagator):
         other = self.watch0[c] if slot else self.watch1[c]
         size = self.sizes[c]
         if size == 1:
+            self.failed_nogood = c
             raise Inconsistency  # its only predicate holds
         q = preds[start + other]
         if falsified(q):
@@ -218,6 +279,10 @@ class NogoodStore(Propagator):
                     return False
         # every predicate but q holds
         if holds(q):
+            self.failed_nogood = c
             raise Inconsistency
+        journal = self.solver.journal
+        if journal is not None:
+            journal.current_code = c  # the running VarWatch explains by this nogood
         make_true(negate(q))
         return True

@@ -76,6 +76,11 @@ class Propagator(Reversible):
         explanations of reasons.py (the default)."""
         return False
 
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        """Append predicates that held when this propagator failed and that, with the
+        constraint, cannot all hold; False to leave it to reasons.py (the default)."""
+        return False
+
     def failed(self) -> None:
         """Count a failure of this propagator for dom_wdeg (and for those it credits)."""
         self.weight += 1

@@ -64,6 +64,8 @@ def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:
 def scope_explanation(journal: Journal, p: Propagator, pos: int, out: list[Pred]) -> bool:
     """Fallback (a): the domains of p's scope just before position pos (len(journal):
     now). False, with `out` unchanged, if a domain has too many holes to list."""
+    if p.id < 0:
+        return False  # made after the journal was attached: its scope is unknown
     start = len(out)
     for x in journal.scopes[p.id]:
         if not domain_preds(journal, x, journal.entry_before(x.index, pos), out):
@@ -100,6 +102,8 @@ def explain_entry(journal: Journal, e: int, out: list[Pred]) -> None:
 def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
     """Append an explanation of p's failure now: predicates that, with p's constraint,
     cannot all hold."""
+    if p.explains and p.explain_conflict(journal, out):
+        return
     if not scope_explanation(journal, p, len(journal), out):
         decision_explanation(journal, journal.trail.depth, out)
 

@@ -47,6 +47,9 @@ class SearchKeywords(TypedDict, total=False):
     - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
       unit of the sequence, default 100) restarts the search from the root, keeping its
       refuted branches as nogoods so that no solution is lost or repeated; off by default;
+    - ``search``: ``"classic"`` (default: depth-first) or ``"learning"`` (experimental:
+      conflict-driven nogood learning with backjumping and Luby restarts; the same
+      solutions, counts and optima); ``"auto"`` is classic for now;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -61,6 +64,7 @@ class SearchKeywords(TypedDict, total=False):
     phases: Sequence[tuple[Operands, VarSelect, ValueSelect]]
     project: Operands
     restarts: str
+    search: Literal["classic", "learning", "auto"]
     workers: int
     scheduler: object
     ordered: bool

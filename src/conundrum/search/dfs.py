@@ -35,8 +35,9 @@ from typing import Any
 from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
+from conundrum.search.learning import learning_search
 from conundrum.search.options import SearchOptions, check_options, parse_method
-from conundrum.search.restarts import RestartPolicy, parse_restarts, refuted_nogoods
+from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
     EQ,
     GT,
@@ -113,6 +114,9 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start, phases or [], project)
     restarts = parse_restarts(options.restarts)
+    learning = options.search == "learning"
+    if learning and restarts is None:
+        restarts = ("luby", DEFAULT_SCALE)  # learning restarts by default
     if restarts is not None:
         runner.restarts = RestartPolicy(restarts[0], restarts[1])
         runner.store = NogoodStore(solver)
@@ -130,6 +134,9 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
                 if not runner.cut:
                     return
             stats.stopped_by = "lds"
+        elif learning and runner.store is not None and runner.restarts is not None:
+            yield from learning_search(runner, runner.store, runner.restarts, bound,
+                                       n if kind == "bbs" else None)
         else:
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
@@ -272,6 +279,11 @@ class _Runner:
             # a bounds-only domain cannot drop an interior value: split around it
             decisions = ((EQ, v), (LE, v - 1), (GT, v))
         return x, decisions
+
+    def stop_by(self, reason: str) -> None:
+        """Stop the search: `reason` is the limit that was reached."""
+        self.stats.stopped_by = reason
+        raise _Stop
 
     def check_limits(self) -> None:
         stats = self.stats

@@ -8,19 +8,22 @@ from conundrum.search.restarts import parse_restarts
 from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
 from conundrum.search.stats import SearchStats
 
+# the searches: depth-first, conflict-driven learning, and (for now) classic by default
+SEARCHES = ("classic", "learning", "auto")
+
 
 class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project", "restarts")
+                 "on_progress", "phases", "project", "restarts", "search")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
-                 restarts: str | None = None) -> None:
+                 restarts: str | None = None, search: str = "classic") -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -36,13 +39,17 @@ class SearchOptions:
         self.project = project
         # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
         self.restarts = restarts
+        # "classic" (depth-first, dfs.py) or "learning" (conflict-driven nogood learning,
+        # learning.py; experimental); "auto" means classic for now
+        self.search = search
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
         check_options({"var_select": self.var_select, "value_select": self.value_select,
                        "time_limit": self.time_limit, "node_limit": self.node_limit,
                        "seed": self.seed, "on_progress": self.on_progress,
-                       "method": self.method, "restarts": self.restarts})
+                       "method": self.method, "restarts": self.restarts,
+                       "search": self.search})
         return parse_method(self.method)
 
 
@@ -71,6 +78,13 @@ def check_options(options: dict[str, object]) -> None:
                          f"{progress!r}")
     if "method" in options:
         parse_method(options["method"])
+    search = options.get("search", "classic")
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}; choose from {', '.join(SEARCHES)}")
+    if search == "learning" and "method" in options and \
+            parse_method(options["method"])[0] == "lds":
+        raise ValueError("search='learning' cannot be combined with method lds (a learned "
+                         "nogood, not a discrepancy count, decides what is left to search)")
     if options.get("restarts") is not None:
         parse_restarts(options["restarts"])
         if "method" in options and parse_method(options["method"])[0] == "lds":

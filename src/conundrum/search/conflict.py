@@ -1,0 +1,204 @@
+"""Conflict analysis: from a failure to a learned nogood and the level to jump back to
+(issue 29, plan 2.4). First unique implication point, with *semantic* resolution: the
+predicates are resolved through the journal (engine/journal.py) rather than through
+clauses of literals.
+
+Start from the conflict's explanation: predicates that cannot all hold. Each is placed by
+the journal entry from which it has held (`became_true`) and that entry's trail level.
+Predicates of the search's root level are facts and are dropped. Let L be the highest level
+left. While more than one entry of level L is pending, the latest pending entry is replaced
+by its explanation (engine/reasons.py), whose predicates all held strictly earlier; the
+pending predicates of lower levels are kept aside. When one entry of level L is left and
+its pending predicates are one predicate (or merge into one: `[x>=v]` and `[x<=v]` into
+`[x==v]` on a bit-set domain), that predicate is the UIP. The level's decision always
+qualifies: when its entry is reached, its pending predicates follow from the decision
+predicate and the variable's domain just before (which belongs to lower levels), so the
+decision predicate is the UIP.
+
+The nogood is the UIP and the kept lower-level predicates (the strongest one per variable
+and kind): they cannot all hold. After a jump back to the highest level among the kept ones
+(the root if none), all but the UIP hold there, so the nogood makes the UIP false: the
+search goes on with that new knowledge instead of retrying what failed.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING
+
+from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred
+from conundrum.engine.reasons import domain_preds, explain_entry
+
+if TYPE_CHECKING:
+    from conundrum.engine.var import IntVar
+
+
+class Analysis:
+    """The result: `nogood` (its predicates, the UIP last) and `level`, where to jump back
+    to (the trail depth at which all but the UIP hold). `nogood` empty: the conflict holds
+    at the root, so there is nothing left to search."""
+
+    __slots__ = ("nogood", "level")
+
+    def __init__(self, nogood: list[Pred], level: int) -> None:
+        self.nogood = nogood
+        self.level = level
+
+
+def _strongest(kept: dict[tuple[int, int, int], Pred], p: Pred) -> None:
+    """Keep p unless a stronger predicate of its variable and kind is kept (GE: the larger
+    value, LE: the smaller); NE and EQ predicates are kept one per value."""
+    kind = p.kind
+    if kind == GE or kind == LE:
+        k = (p.var.index, kind, 0)
+        q = kept.get(k)
+        if q is None or (kind == GE and p.value > q.value) or (kind == LE and p.value < q.value):
+            kept[k] = p
+    else:
+        kept[(p.var.index, kind, p.value)] = p
+
+
+def minimise(preds: list[Pred]) -> list[Pred]:
+    """The same conjunction, shorter: the strongest bound per variable and side, `[x>=v]`
+    and `[x<=v]` as `[x==v]` on a bit-set domain, nothing an equality already implies."""
+    kept: dict[tuple[int, int, int], Pred] = {}
+    for p in preds:
+        _strongest(kept, p)
+    by_var: dict[int, list[Pred]] = {}
+    for p in kept.values():
+        by_var.setdefault(p.var.index, []).append(p)
+    out: list[Pred] = []
+    for index in sorted(by_var):
+        group = by_var[index]
+        eq = [p for p in group if p.kind == EQ]
+        if eq:
+            out.append(eq[0])
+            continue
+        ge = [p for p in group if p.kind == GE]
+        le = [p for p in group if p.kind == LE]
+        x = group[0].var
+        if ge and le and ge[0].value == le[0].value and x.bits >= 0:
+            out.append(Pred(x, EQ, ge[0].value))
+            continue
+        lo = ge[0].value if ge else None
+        hi = le[0].value if le else None
+        out.extend(ge)
+        out.extend(le)
+        # a hole outside the kept bounds says nothing more
+        out.extend(p for p in group if p.kind == NE and (lo is None or p.value >= lo)
+                   and (hi is None or p.value <= hi))
+    return out
+
+
+def implies(d: Pred, q: Pred) -> bool:
+    """Whether predicate d alone implies q (both on one variable, else False)."""
+    if d.var is not q.var:
+        return False
+    v, w, kind = d.value, q.value, q.kind
+    if d.kind == EQ:
+        if kind == GE:
+            return v >= w
+        if kind == LE:
+            return v <= w
+        return v == w if kind == EQ else v != w
+    if d.kind == GE:
+        return (kind == GE and w <= v) or (kind == NE and w < v)
+    if d.kind == LE:
+        return (kind == LE and w >= v) or (kind == NE and w > v)
+    return kind == NE and w == v
+
+
+def _single(preds: list[Pred]) -> Pred | None:
+    """The one predicate the list amounts to, or None if it needs more than one."""
+    merged = minimise(preds)
+    return merged[0] if len(merged) == 1 else None
+
+
+def analyse(journal: Journal, conflict: list[Pred], root: int,
+            decisions: list[Pred]) -> Analysis:
+    """The nogood of a conflict (predicates that cannot all hold, all true now), learned
+    by first-UIP resolution. `root` is the search's root trail level; `decisions[k]` is
+    the decision predicate of level root + 1 + k."""
+    level_of = journal.level
+    pending: dict[int, list[Pred]] = {}  # entry -> its pending predicates, at level top
+    heap: list[int] = []  # -entry, for the latest first
+    kept: dict[tuple[int, int, int], Pred] = {}  # below level top
+    top = root
+
+    # place the conflict's predicates
+    placed: list[tuple[int, int, Pred]] = []
+    for p in conflict:
+        e = journal.became_true(p.var.index, p.kind, p.value)
+        if e == NOT_TRUE:
+            raise AssertionError(f"conflict predicate {p!r} does not hold")
+        level = root if e == ROOT else level_of[e]
+        if level > root:
+            placed.append((e, level, p))
+            top = max(top, level)
+    if top == root:
+        return Analysis([], root)
+    for e, level, p in placed:
+        if level == top:
+            _push(pending, heap, e, p)
+        else:
+            _strongest(kept, p)
+
+    uip: Pred | None = None
+    while heap:
+        e = -heapq.heappop(heap)
+        preds = pending.pop(e)
+        if journal.reason[e] is None:  # the level's decision: the end
+            uip = decisions[top - root - 1]
+            if not all(implies(uip, q) for q in preds):
+                # what the decision left of its variable's domain needs that domain too
+                prior: list[Pred] = []
+                x: IntVar = journal.vars[journal.var[e]]
+                domain_preds(journal, x, journal.prev[e], prior)
+                for q in prior:
+                    _place(journal, q, root, top, pending, heap, kept)
+            break
+        if not heap:
+            single = _single(preds)
+            if single is not None:
+                uip = single
+                break
+        explanation: list[Pred] = []
+        explain_entry(journal, e, explanation)
+        for q in explanation:
+            _place(journal, q, root, top, pending, heap, kept)
+    if uip is None:
+        raise AssertionError("conflict analysis found no UIP")
+    lower = minimise(list(kept.values()))
+    back = root
+    for p in lower:
+        e = journal.became_true(p.var.index, p.kind, p.value)
+        back = max(back, level_of[e])
+    return Analysis([*lower, uip], back)
+
+
+def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> None:
+    group = pending.get(e)
+    if group is None:
+        pending[e] = [p]
+        heapq.heappush(heap, -e)
+    elif p not in group:
+        group.append(p)
+
+
+def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, list[Pred]],
+           heap: list[int], kept: dict[tuple[int, int, int], Pred]) -> None:
+    """File a predicate of an explanation: dropped (a root fact), pending (level top) or
+    kept (a lower level)."""
+    e = journal.became_true(p.var.index, p.kind, p.value)
+    if e == ROOT:
+        return
+    if e == NOT_TRUE:
+        raise AssertionError(f"explanation predicate {p!r} does not hold")
+    level = journal.level[e]
+    if level <= root:
+        return
+    if level == top:
+        _push(pending, heap, e, p)
+    else:
+        _strongest(kept, p)

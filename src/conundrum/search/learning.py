@@ -1,0 +1,205 @@
+"""The learning search (issue 29, plan 2.6 and 2.8): conflict-driven nogood learning with
+backjumping and restarts, beside the depth-first search of dfs.py and with its options,
+limits and statistics.
+
+A decision is one trail level and one predicate made true (engine/literals.py); there are
+no alternatives to come back to: when propagation fails, conflict analysis (conflict.py)
+learns a nogood from the journal, the search jumps back to the level where the nogood says
+something new, and the nogood store (engine/clauses.py) makes that known. So the "other
+branch" of a decision is what a learned nogood asserts, and a failure found once is never
+searched again, whatever the order of the decisions after a restart.
+
+- **Choices**: the classic heuristics (`var_select`, `value_select`, phases, the objective
+  last); a value choice is made a predicate: `x = v`, `x != v`, `x <= v` or `x >= v`. A
+  domain kept as bounds only (engine/var.py) gets bound predicates only, since a hole
+  cannot be made inside it.
+- **Restarts**: Luby x 100 failures unless `restarts` says otherwise; nogoods survive.
+- **Enumeration stays exact**: after each solution a permanent *blocking* nogood (the
+  decisions that led to it, or the projection's values) is added and treated as a
+  conflict, so the solution is never found again; every nogood learned from it cuts only
+  where no new solution is. The search ends when a conflict holds at the root.
+- **Branch and bound**: after each improving solution the search restarts and the
+  objective's bound becomes a fact of the root; learned nogoods stay valid (bounds only
+  tighten); a conflict at the root proves the last solution optimal.
+
+Counters: a node per decision, a failure per conflict, `restarts`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from conundrum.engine import Inconsistency
+from conundrum.engine.journal import Journal
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred, holds, make_true
+from conundrum.engine.reasons import decision_explanation, explain_conflict
+from conundrum.search.conflict import analyse
+from conundrum.search.selectors import EQ as D_EQ
+from conundrum.search.selectors import GT as D_GT
+from conundrum.search.selectors import LE as D_LE
+
+if TYPE_CHECKING:
+    from conundrum.engine.clauses import NogoodStore
+    from conundrum.engine.var import IntVar
+    from conundrum.search.dfs import ObjectiveBound, _Runner
+    from conundrum.search.restarts import RestartPolicy
+    from conundrum.state import Trail
+
+
+def decision_pred(x: IntVar, kind: int, v: int) -> Pred:
+    """The first alternative of a value choice as the predicate to make true (bound
+    predicates only on a bounds-only domain)."""
+    if kind == D_EQ:
+        if x.bits >= 0:
+            return Pred(x, EQ, v)
+        return Pred(x, GE, v) if v == x.hi else Pred(x, LE, v)
+    if kind == D_LE:
+        return Pred(x, LE, v)
+    if kind == D_GT:
+        return Pred(x, GE, v + 1)
+    if x.bits >= 0:  # NE
+        return Pred(x, NE, v)
+    return Pred(x, GE, v + 1) if v == x.lo else Pred(x, LE, v - 1)
+
+
+def _blocking(runner: _Runner, decisions: list[Pred]) -> list[Pred]:
+    """The nogood that keeps the current solution from being found again: its projection
+    (a projected search), else the decisions that led to it. Under those decisions
+    propagation fixed every variable, so they hold for this solution alone."""
+    if runner.projecting:
+        out: list[Pred] = []
+        for x in runner.key_vars:
+            r = x.root
+            v = x.lo - x.offset
+            if r.bits >= 0:
+                out.append(Pred(r, EQ, v))
+            else:
+                out.extend((Pred(r, GE, v), Pred(r, LE, v)))
+        return out
+    return list(decisions)
+
+
+def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
+                    bound: ObjectiveBound | None,
+                    fail_limit: int | None) -> Iterator[None]:
+    """Yield once per solution, as dfs.search does (see the module)."""
+    solver, stats = runner.solver, runner.stats
+    trail = solver.trail
+    base = trail.depth
+    trail.push_level()
+    root = trail.depth
+    journal = Journal(solver)
+    journal.attach()
+    decisions: list[Pred] = []
+    profile = stats.depth_nodes
+    try:
+        if not _at_root(runner, journal, bound):
+            return
+        while True:
+            choice = runner.projected_alternatives() if runner.projecting else \
+                runner.alternatives()
+            conflict: list[Pred]
+            permanent: list[Pred] | None = None
+            if choice is None:
+                stats.solutions += 1
+                yield
+                if bound is not None:
+                    _back_to(trail, root, root, decisions)
+                    if not _at_root(runner, journal, bound):
+                        return
+                    continue
+                conflict = _blocking(runner, decisions)
+                if not conflict:
+                    return  # the root was the only solution
+                permanent = conflict
+            else:
+                x, alts = choice
+                kind, v = alts[0]
+                d = decision_pred(x, kind, v)
+                if holds(d):  # cannot happen with the selectors' choices; never loop
+                    raise AssertionError(f"decision {d!r} already holds")
+                if runner.limited:
+                    runner.check_limits()
+                stats.nodes += 1
+                trail.push_level()
+                decisions.append(d)
+                depth = len(decisions)
+                if depth > len(profile):
+                    profile.extend([0] * (depth - len(profile)))
+                    if depth > stats.max_depth:
+                        stats.max_depth = depth
+                profile[depth - 1] += 1
+                journal.current = None
+                journal.conflict = None
+                try:
+                    make_true(d)
+                    solver.fix_point()
+                    continue
+                except Inconsistency:
+                    conflict = _explained(journal)
+            # learn from conflicts until the state is consistent again
+            while True:
+                if permanent is None:
+                    stats.fails += 1
+                    if fail_limit is not None and stats.fails > fail_limit:
+                        runner.stop_by("bbs")
+                result = analyse(journal, conflict, root, decisions)
+                if not result.nogood:
+                    return  # nothing left below the root
+                _back_to(trail, result.level, root, decisions)
+                journal.conflict = None
+                try:
+                    if permanent is not None:
+                        blocking = permanent
+                        permanent = None
+                        store.add(blocking)
+                    store.add(result.nogood)
+                    break
+                except Inconsistency:
+                    conflict = _explained(journal)
+            if stats.fails >= policy.next_at:
+                _back_to(trail, root, root, decisions)
+                stats.restarts += 1
+                policy.restarted(stats.fails)
+                if not _at_root(runner, journal, bound):
+                    return
+    finally:
+        journal.detach()
+        while trail.depth > base:
+            trail.pop_level()
+
+
+def _explained(journal: Journal) -> list[Pred]:
+    """The predicates behind the failure just raised: the failed propagator's explanation,
+    or the decisions if none is known."""
+    out: list[Pred] = []
+    p = journal.conflict
+    if p is None:
+        decision_explanation(journal, journal.trail.depth, out)
+    else:
+        explain_conflict(journal, p, out)
+    return out
+
+
+def _back_to(trail: Trail, level: int, root: int, decisions: list[Pred]) -> None:
+    """Pop the trail to `level` (a backjump; the root for a restart) and forget the
+    decisions above it (decisions[k] is the one of level root + 1 + k)."""
+    while trail.depth > level:
+        trail.pop_level()
+    del decisions[level - root:]
+
+
+def _at_root(runner: _Runner, journal: Journal, bound: ObjectiveBound | None) -> bool:
+    """Apply the objective's bound at the root (after a solution or a restart); False if
+    the root fails: nothing is left to search."""
+    if bound is None:
+        return True
+    journal.current = None
+    try:
+        bound.apply()
+        runner.solver.fix_point()
+    except Inconsistency:
+        runner.stats.fails += 1
+        return False
+    return True

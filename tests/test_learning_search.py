@@ -1,0 +1,169 @@
+"""The learning search (issue 29 slice 5, search/learning.py): the same answers as the
+depth-first search, and the behaviour learning is for (a failure found once is not
+searched again). The property harness also draws search="learning" for every property
+test; tests/test_conflict.py checks the analysis itself."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+import conundrum as cn
+
+
+def queens(n: int) -> tuple[cn.Model, list[cn.Var]]:
+    m = cn.Model()
+    q = m.int_vars(n, 0, n - 1, "q")
+    m += cn.all_different(q)
+    m += cn.all_different([q[i] + i for i in range(n)])
+    m += cn.all_different([q[i] - i for i in range(n)])
+    return m, q
+
+
+def golomb(n: int) -> tuple[cn.Model, list[cn.Var]]:
+    m = cn.Model()
+    x = m.int_vars(n, 0, n * n, "m")
+    m += x[0] == 0
+    m += cn.increasing(x, strict=True)
+    m += cn.all_different([x[j] - x[i] for i in range(n) for j in range(i + 1, n)])
+    return m, x
+
+
+HEURISTICS = [{}, {"var_select": "input_order"}, {"var_select": "first_fail",
+                                                  "value_select": "split"},
+              {"var_select": "most_constrained", "value_select": "max"},
+              {"restarts": "luby:1"}, {"restarts": "geometric:2", "value_select": "random",
+                                       "seed": 3}]
+
+
+@pytest.mark.parametrize("n", [5, 6, 7, 8])
+def test_queens_all_solutions(n: int) -> None:
+    m, q = queens(n)
+    truth = {tuple(s[x] for x in q) for s in m.solutions()}
+    for opts in HEURISTICS:
+        got = [tuple(s[x] for x in q) for s in m.solutions(search="learning", **opts)]
+        assert len(got) == len(set(got)) and set(got) == truth, opts
+        assert m.stats.status == "all_solutions" and m.stats.complete
+        assert m.count(search="learning", **opts) == len(truth)
+
+
+def test_magic_square_count() -> None:
+    m = cn.Model()
+    g = m.int_matrix(3, 3, 1, 9, "x")
+    m += cn.all_different(g.flat)
+    m += [cn.sum(r) == 15 for r in g.rows] + [cn.sum(c) == 15 for c in g.columns]
+    m += cn.sum(g[i][i] for i in range(3)) == 15
+    m += cn.sum(g[i][2 - i] for i in range(3)) == 15
+    assert m.count(search="learning") == m.count() == 8
+
+
+@pytest.mark.parametrize("n, optimum", [(5, 11), (6, 17), (7, 25)])
+def test_golomb_optimum(n: int, optimum: int) -> None:
+    m, x = golomb(n)
+    for opts in ({}, {"restarts": "luby:2"}, {"var_select": "input_order"}):
+        best = m.minimize(x[-1], search="learning", **opts)
+        assert best is not None and best[x[-1]] == optimum
+        assert m.stats.status == "optimal_solution"
+        marks = [best[v] for v in x]
+        diffs = [b - a for a, b in itertools.combinations(marks, 2)]
+        assert len(set(diffs)) == len(diffs)
+
+
+def test_knapsack_optimum_against_dynamic_programming() -> None:
+    rng = random.Random(5)
+    w = [rng.randint(5, 40) for _ in range(18)]
+    v = [rng.randint(5, 60) for _ in range(18)]
+    cap = sum(w) // 3
+    best = [0] * (cap + 1)
+    for wi, vi in zip(w, v, strict=True):
+        for c in range(cap, wi - 1, -1):
+            best[c] = max(best[c], best[c - wi] + vi)
+    m = cn.Model()
+    x = m.int_vars(len(w), 0, 1, "x")
+    m += cn.sum(wi * xi for wi, xi in zip(w, x, strict=True)) <= cap
+    value = cn.sum(vi * xi for vi, xi in zip(v, x, strict=True))
+    sol = m.maximize(value, search="learning")
+    assert sol is not None and sol.value(value) == best[cap]
+    assert m.stats.status == "optimal_solution"
+    values = [s.value(value) for s in m.improving(value, "max", search="learning")]
+    assert values == sorted(values) and values[-1] == best[cap]
+
+
+def test_projection() -> None:
+    m = cn.Model()
+    a, b, c = (m.int_var(0, 3, n) for n in "abc")
+    m += a + b + c == 4
+    truth = {(va, vb) for va, vb, vc in itertools.product(range(4), repeat=3)
+             if va + vb + vc == 4}
+    got = [(s[a], s[b]) for s in m.solutions(project=[a, b], search="learning")]
+    assert len(got) == len(set(got)) and set(got) == truth
+    assert m.count(project=[a, b], search="learning") == len(truth)
+
+
+def test_unsatisfiable_core_behind_irrelevant_choices() -> None:
+    """Three 0/1 variables pairwise different (impossible) behind twenty free ones, the
+    free ones decided first: depth-first search refutes the core once per assignment of
+    the twenty (about a million times); learning finds that the core alone fails and
+    stops after a handful of conflicts."""
+    m = cn.Model()
+    free = m.int_vars(20, 0, 1, "b")
+    x, y, z = m.int_vars("x y z", 0, 1)
+    m += [x != y, y != z, x != z]
+    m += cn.sum(free) >= 0  # the free variables are part of the model
+    order = {"var_select": "input_order"}
+    assert m.solve(search="learning", **order) is None
+    assert m.stats.status == "unsatisfiable"
+    assert m.stats.fails <= 5 and m.stats.nodes <= 30, m.stats
+    m.solve(node_limit=20_000, **order)
+    assert m.stats.stopped_by == "node_limit"  # the classic search is still at it
+
+
+def test_limits() -> None:
+    m, q = queens(10)
+    got = list(m.solutions(search="learning", node_limit=40))
+    assert m.stats.stopped_by == "node_limit" and not m.stats.complete
+    assert len(got) == len({tuple(s[x] for x in q) for s in got})
+    m.count(search="learning", method="bbs:3")
+    assert m.stats.stopped_by == "bbs" and m.stats.fails == 4
+    with pytest.raises(cn.ModelError, match="lds"):
+        m.count(search="learning", method="lds:2")
+    with pytest.raises(cn.ModelError, match="unknown search"):
+        m.count(search="clever")
+
+
+def test_deterministic() -> None:
+    runs = []
+    for _ in range(2):
+        m, q = queens(8)
+        sols = [tuple(s[x] for x in q) for s in m.solutions(search="learning")]
+        runs.append((sols, m.stats.nodes, m.stats.fails, m.stats.restarts))
+    assert runs[0] == runs[1]
+
+
+def test_restarts_happen_and_keep_what_was_learned() -> None:
+    m, q = queens(9)
+    assert m.count(search="learning", restarts="luby:1") == 352
+    assert m.stats.restarts > 10
+
+
+def test_the_engine_is_left_as_it_was() -> None:
+    """No journal, no watcher stays attached: the classic search afterwards explores the
+    same tree as before."""
+    m, q = queens(8)
+    opts = {"var_select": "most_constrained"}
+    m.count(**opts)
+    before = (m.stats.nodes, m.stats.fails, m.stats.propagations)
+    m.count(search="learning")
+    m.count(**opts)
+    assert (m.stats.nodes, m.stats.fails, m.stats.propagations) == before
+
+
+def test_cli_search(capsys: pytest.CaptureFixture[str]) -> None:
+    from conundrum.cli.app import main
+
+    assert main(["queens", "8", "--count", "--search", "learning"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "92"
+    assert main(["queens", "8", "--search", "clever"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
