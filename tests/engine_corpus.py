@@ -90,6 +90,7 @@ OPTIONS = [
     {"search": "learning"},
     {"search": "learning", "var_select": "first_fail", "value_select": "split",
      "restarts": "luby:1"},
+    {"search": "learning", "var_select": "activity"},
     {"var_select": "most_constrained", "value_select": "split", "restarts": "geometric:2"},
 ]
 
@@ -232,7 +233,7 @@ def main() -> None:
             model, xs = build()
             out.append(run(label, model, xs, opts))
     for opts in ({}, {"var_select": "dom_wdeg"}, {"restarts": "luby:2"},
-                 {"search": "learning"}):
+                 {"search": "learning"}, {"search": "learning", "var_select": "activity"}):
         model, xs, obj = golomb(6)
         best = model.minimize(obj, **opts)
         st = model.stats

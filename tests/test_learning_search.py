@@ -31,8 +31,8 @@ def golomb(n: int) -> tuple[cn.Model, list[cn.Var]]:
     return m, x
 
 
-HEURISTICS = [{}, {"var_select": "input_order"}, {"var_select": "first_fail",
-                                                  "value_select": "split"},
+HEURISTICS = [{}, {"var_select": "activity"}, {"var_select": "input_order"},
+              {"var_select": "first_fail", "value_select": "split"},
               {"var_select": "most_constrained", "value_select": "max"},
               {"restarts": "luby:1"}, {"restarts": "geometric:2", "value_select": "random",
                                        "seed": 3}]
@@ -62,7 +62,8 @@ def test_magic_square_count() -> None:
 @pytest.mark.parametrize("n, optimum", [(5, 11), (6, 17), (7, 25)])
 def test_golomb_optimum(n: int, optimum: int) -> None:
     m, x = golomb(n)
-    for opts in ({}, {"restarts": "luby:2"}, {"var_select": "input_order"}):
+    for opts in ({}, {"restarts": "luby:2"}, {"var_select": "input_order"},
+                 {"var_select": "activity"}):
         best = m.minimize(x[-1], search="learning", **opts)
         assert best is not None and best[x[-1]] == optimum
         assert m.stats.status == "optimal_solution"
@@ -85,6 +86,8 @@ def test_knapsack_optimum_against_dynamic_programming() -> None:
     m += cn.sum(wi * xi for wi, xi in zip(w, x, strict=True)) <= cap
     value = cn.sum(vi * xi for vi, xi in zip(v, x, strict=True))
     sol = m.maximize(value, search="learning")
+    assert sol is not None and sol.value(value) == best[cap]
+    sol = m.maximize(value, search="learning", var_select="activity")
     assert sol is not None and sol.value(value) == best[cap]
     assert m.stats.status == "optimal_solution"
     values = [s.value(value) for s in m.improving(value, "max", search="learning")]
@@ -158,6 +161,66 @@ def test_the_engine_is_left_as_it_was() -> None:
     m.count(search="learning")
     m.count(**opts)
     assert (m.stats.nodes, m.stats.fails, m.stats.propagations) == before
+
+
+def test_activity_is_the_learning_search_s() -> None:
+    m, q = queens(6)
+    with pytest.raises(cn.ModelError, match="learning"):
+        m.count(var_select="activity")
+    with pytest.raises(cn.ModelError, match="unknown var_select"):
+        m.count(var_select="activity_x", search="learning")
+    assert m.count(var_select="activity", search="learning") == 4
+
+
+def test_activity_follows_conflicts() -> None:
+    """Branching on the variables that took part in recent conflicts: on the core behind
+    free choices, in input order the learning search first decides the free variables;
+    by activity it goes to the core as soon as it has failed there once."""
+    m = cn.Model()
+    free = m.int_vars(30, 0, 1, "b")
+    core = m.int_vars(4, 0, 2, "c")
+    m += cn.all_different(core, strength="value")  # four values in three: impossible
+    m += cn.sum(free) >= 0
+    m.solve(search="learning", var_select="input_order")
+    input_order = m.stats.nodes
+    assert m.solve(search="learning", var_select="activity") is None
+    assert m.stats.nodes < input_order, (m.stats.nodes, input_order)
+
+
+def test_activity_scores_and_phases() -> None:
+    from conundrum.engine import Solver
+    from conundrum.search.activity import RESCALE, Activity
+    from conundrum.search.selectors import EQ, NE, Random32, min_value
+
+    s = Solver()
+    xs = [s.int_var(0, 5) for _ in range(4)]
+    act = Activity(len(xs))
+    assert act.select(xs) is xs[0]  # all zero: the first
+    act.bump(2)
+    act.decay()
+    act.bump(1)  # later bumps weigh more
+    assert act.score[1] > act.score[2] > 0 and act.select(xs) is xs[1]
+    xs[1].assign(3)
+    assert act.select(xs) is xs[2]  # fixed variables are skipped
+    for _ in range(5000):  # past RESCALE: scores shrink together, the order stays
+        act.decay()
+    act.bump(3)
+    assert max(act.score) < RESCALE and act.select(xs) is xs[3]
+    # ties at random, with a stream
+    ties = {Activity(4, Random32(seed)).select(xs) for seed in range(40)}
+    assert ties == {xs[0], xs[2], xs[3]}
+    # phases: the saved value first while the domain holds it, else the fallback
+    act.save(xs)
+    choose = act.chooser(min_value)
+    assert act.phase[1] == 3
+    assert choose(xs[0]) == ((EQ, 0), (NE, 0))  # never fixed: min_value's choice
+    y = s.int_var(0, 5)
+    act2 = Activity(len(s.vars))
+    act2.phase[y.index] = 4
+    choose = act2.chooser(min_value)
+    assert choose(y) == ((EQ, 4), (NE, 4))
+    y.remove(4)
+    assert choose(y) == ((EQ, 0), (NE, 0))
 
 
 def test_cli_search(capsys: pytest.CaptureFixture[str]) -> None:

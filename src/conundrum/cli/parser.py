@@ -12,7 +12,7 @@ import re
 from conundrum.cli.argtypes import method_spec, positive_int, restarts_spec, seconds
 from conundrum.cli.terminal import COLOR_CHOICES
 from conundrum.search.options import SEARCHES
-from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
+from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
 
 FILE_COMMANDS = {
     "sudoku": "a Sudoku (4x4 to 25x25, one line or a grid; relation grid for Greater-Than)",
@@ -104,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="colour the output: auto (default: on a terminal, unless NO_COLOR "
                    "is set), always or never")
     s = common.add_argument_group("search")
-    s.add_argument("--var-select", choices=VAR_SELECTS, metavar="H",
-                   help="variable selection: " + ", ".join(VAR_SELECTS) + " (default dom_wdeg)")
+    s.add_argument("--var-select", choices=VAR_SELECTS + LEARNING_VAR_SELECTS, metavar="H",
+                   help="variable selection: " + ", ".join(VAR_SELECTS) + " (default "
+                   "dom_wdeg); with --search learning also activity")
     s.add_argument("--value-select", choices=VALUE_SELECTS, metavar="H",
                    help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
                    "or split on domains of more than 65,536 values)")

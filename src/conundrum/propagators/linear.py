@@ -18,9 +18,20 @@ of it is decided (MiniCP's Sum, Gecode's linear propagators do the same).
 from __future__ import annotations
 
 from math import gcd
+from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, FIX, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.linear_explain import (
+    explain_all_fixed,
+    explain_bounds,
+    explain_failure,
+    explain_removal,
+)
 from conundrum.state import RevInt
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
 def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> tuple[int, int]:
@@ -297,6 +308,13 @@ class LinearLe(_Terms):
     priority = 1
     idempotent = True  # one pass is a fixpoint: bounds only shrink towards the slack
     makes_holes = False
+    explains = True
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_bounds(journal, self.coefs, self.xs, self.c, e, False, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_failure(journal, self.coefs, self.xs, self.c, False, out)
 
     def post(self) -> None:
         for x in self.xs:
@@ -310,10 +328,15 @@ class LinearLe(_Terms):
 
 
 class LinearEq(_Terms):
-    """sum(a_i x_i) + c == 0, bounds consistent, with divisibility reasoning."""
+    """sum(a_i x_i) + c == 0, bounds consistent, with divisibility reasoning.
+
+    Under a learning search it marks what it infers in the journal's payload: 0 for
+    bounds reasoning (explained by the other terms' bounds), 1 for divisibility (left to
+    the generic explanation)."""
 
     priority = 1
     idempotent = True
+    explains = True
 
     def __init__(self, solver: Solver, coefs: list[int], xs: list[IntView], c: int) -> None:
         super().__init__(solver, coefs, xs, c)
@@ -327,8 +350,30 @@ class LinearEq(_Terms):
 
     def propagate(self) -> None:
         n, c = self.settle()
-        if propagate_eq(self.coefs, self.xs, c, self.modular, n):
-            self.deactivate()
+        journal = self.solver.journal
+        if journal is None:
+            if propagate_eq(self.coefs, self.xs, c, self.modular, n):
+                self.deactivate()
+            return
+        # propagate_eq's loop, marking which reasoning each change comes from
+        while True:
+            journal.current_code = 0
+            if bounds_eq(self.coefs, self.xs, c, n):
+                self.deactivate()
+                return
+            journal.current_code = 1
+            if not (self.modular and modular_eq(self.coefs, self.xs, c, n)):
+                return
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        if journal.code[e] != 0:
+            return False
+        return explain_bounds(journal, self.coefs, self.xs, self.c, e, True, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        if journal.current_code != 0:
+            return False
+        return explain_failure(journal, self.coefs, self.xs, self.c, True, out)
 
 
 class LinearNe(_Terms):
@@ -336,6 +381,17 @@ class LinearNe(_Terms):
 
     priority = 0
     idempotent = True
+    explains = True
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_removal(journal, self.xs, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        for x in self.xs:
+            if x.lo != x.hi:
+                return False
+        explain_all_fixed(journal, self.xs, out)
+        return True
 
     def post(self) -> None:
         for x in self.xs:

@@ -39,11 +39,12 @@ class Analysis:
     to (the trail depth at which all but the UIP hold). `nogood` empty: the conflict holds
     at the root, so there is nothing left to search."""
 
-    __slots__ = ("nogood", "level")
+    __slots__ = ("nogood", "level", "seen")
 
-    def __init__(self, nogood: list[Pred], level: int) -> None:
+    def __init__(self, nogood: list[Pred], level: int, seen: list[int]) -> None:
         self.nogood = nogood
         self.level = level
+        self.seen = seen  # the variables (indices) that took part, for activity
 
 
 def _strongest(kept: dict[tuple[int, int, int], Pred], p: Pred) -> None:
@@ -137,7 +138,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
             placed.append((e, level, p))
             top = max(top, level)
     if top == root:
-        return Analysis([], root)
+        return Analysis([], root, [])
     for e, level, p in placed:
         if level == top:
             _push(pending, heap, e, p)
@@ -145,9 +146,11 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
             _strongest(kept, p)
 
     uip: Pred | None = None
+    seen: set[int] = {p.var.index for p in conflict}
     while heap:
         e = -heapq.heappop(heap)
         preds = pending.pop(e)
+        seen.add(journal.var[e])
         if journal.reason[e] is None:  # the level's decision: the end
             uip = decisions[top - root - 1]
             if not all(implies(uip, q) for q in preds):
@@ -174,7 +177,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     for p in lower:
         e = journal.became_true(p.var.index, p.kind, p.value)
         back = max(back, level_of[e])
-    return Analysis([*lower, uip], back)
+    return Analysis([*lower, uip], back, sorted(seen))
 
 
 def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> None:

@@ -42,6 +42,7 @@ from conundrum.search.selectors import (
     EQ,
     GT,
     LE,
+    LEARNING_VAR_SELECTS,
     NE,
     Decision,
     Random32,
@@ -136,7 +137,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
             stats.stopped_by = "lds"
         elif learning and runner.store is not None and runner.restarts is not None:
             yield from learning_search(runner, runner.store, runner.restarts, bound,
-                                       n if kind == "bbs" else None)
+                                       n if kind == "bbs" else None, options)
         else:
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
@@ -203,7 +204,10 @@ class _Runner:
         self.start = start
         # under restarts, ties are broken at random so that each restart can choose anew
         rng = None if options.restarts is None else Random32(options.seed)
-        self.select_var = make_var_select(options.var_select, rng)
+        # (the learning search's own selections replace this one: see learning.py)
+        self.select_var = make_var_select(
+            "dom_wdeg" if options.var_select in LEARNING_VAR_SELECTS else options.var_select,
+            rng)
         self.select_value = make_value_select(options.value_select, options.seed)
         self.cut = False
         # restarts (search() sets both): when the next is due, and the nogoods that keep

@@ -34,15 +34,18 @@ from conundrum.engine import Inconsistency
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred, holds, make_true
 from conundrum.engine.reasons import decision_explanation, explain_conflict
+from conundrum.search.activity import Activity
 from conundrum.search.conflict import analyse
 from conundrum.search.selectors import EQ as D_EQ
 from conundrum.search.selectors import GT as D_GT
 from conundrum.search.selectors import LE as D_LE
+from conundrum.search.selectors import Random32
 
 if TYPE_CHECKING:
     from conundrum.engine.clauses import NogoodStore
     from conundrum.engine.var import IntVar
     from conundrum.search.dfs import ObjectiveBound, _Runner
+    from conundrum.search.options import SearchOptions
     from conundrum.search.restarts import RestartPolicy
     from conundrum.state import Trail
 
@@ -81,8 +84,8 @@ def _blocking(runner: _Runner, decisions: list[Pred]) -> list[Pred]:
 
 
 def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
-                    bound: ObjectiveBound | None,
-                    fail_limit: int | None) -> Iterator[None]:
+                    bound: ObjectiveBound | None, fail_limit: int | None,
+                    options: SearchOptions) -> Iterator[None]:
     """Yield once per solution, as dfs.search does (see the module)."""
     solver, stats = runner.solver, runner.stats
     trail = solver.trail
@@ -91,6 +94,12 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
     root = trail.depth
     journal = Journal(solver)
     journal.attach()
+    activity = Activity(len(solver.vars), Random32(options.seed))
+    if options.var_select == "activity":
+        runner.select_var = activity.select
+    phases = options.value_select == "auto"  # phase saving stands in for auto's values
+    if phases:
+        runner.select_value = activity.chooser(runner.select_value)
     decisions: list[Pred] = []
     profile = stats.depth_nodes
     try:
@@ -103,6 +112,7 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
             permanent: list[Pred] | None = None
             if choice is None:
                 stats.solutions += 1
+                activity.save(solver.vars)
                 yield
                 if bound is not None:
                     _back_to(trail, root, root, decisions)
@@ -147,6 +157,11 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                 result = analyse(journal, conflict, root, decisions)
                 if not result.nogood:
                     return  # nothing left below the root
+                for index in result.seen:
+                    activity.bump(index)
+                activity.decay()
+                if phases:
+                    activity.save_undone(journal, result.level)
                 _back_to(trail, result.level, root, decisions)
                 journal.conflict = None
                 try:
@@ -159,6 +174,8 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                 except Inconsistency:
                     conflict = _explained(journal)
             if stats.fails >= policy.next_at:
+                if phases:
+                    activity.save_undone(journal, root)
                 _back_to(trail, root, root, decisions)
                 stats.restarts += 1
                 policy.restarted(stats.fails)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conundrum.search.restarts import parse_restarts
-from conundrum.search.selectors import VALUE_SELECTS, VAR_SELECTS
+from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
 from conundrum.search.stats import SearchStats
 
 # the searches: depth-first, conflict-driven learning, and (for now) classic by default
@@ -57,9 +57,15 @@ def check_options(options: dict[str, object]) -> None:
     """Check the given options' values (ValueError naming the wrong one). The model calls
     this on the user's keywords before building SearchOptions, whose typed fields would
     otherwise reject a wrong type with a bare TypeError in the compiled engine."""
-    if "var_select" in options and options["var_select"] not in VAR_SELECTS:
-        raise ValueError(f"unknown var_select {options['var_select']!r}; choose from "
-                         f"{', '.join(VAR_SELECTS)}")
+    var_select = options.get("var_select")
+    if var_select in LEARNING_VAR_SELECTS:
+        if options.get("search") != "learning":
+            raise ValueError(f"var_select {var_select!r} belongs to the learning search: "
+                             "add search='learning'")
+    elif "var_select" in options and var_select not in VAR_SELECTS:
+        raise ValueError(f"unknown var_select {var_select!r}; choose from "
+                         f"{', '.join(VAR_SELECTS)} (or, with search='learning', "
+                         f"{', '.join(LEARNING_VAR_SELECTS)})")
     if "value_select" in options and options["value_select"] not in VALUE_SELECTS:
         raise ValueError(f"unknown value_select {options['value_select']!r}; choose from "
                          f"{', '.join(VALUE_SELECTS)}")

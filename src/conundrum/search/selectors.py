@@ -25,6 +25,8 @@ VarSelect = Literal["input_order", "first_fail", "anti_first_fail", "smallest", 
 ValueSelect = Literal["auto", "min", "max", "middle", "median", "split", "reverse_split",
                       "random"]
 VAR_SELECTS: tuple[str, ...] = get_args(VarSelect)
+# variable selections only the learning search has (search/activity.py)
+LEARNING_VAR_SELECTS: tuple[str, ...] = ("activity",)
 VALUE_SELECTS: tuple[str, ...] = get_args(ValueSelect)
 
 # decision kinds
