@@ -420,7 +420,7 @@ def test_every_propagator_family_is_checked() -> None:
 FALLBACK = {
     "Abs", "Affine", "AllDifferentBounds", "AllDifferentDomain", "AllDifferentExcept0",
     "AllDifferentValue", "ArgMax", "BinPacking", "BinaryFunction", "Circuit", "Cumulative",
-    "Difference", "Disjunctive", "ElementConst", "ElementVar", "EqualOffset",
+    "Disjunctive", "ElementConst", "ElementVar", "EqualOffset",
     "LinearEqDomain", "Member", "MinMax", "NoOverlap2D", "Power", "ReifiedLinear", "Table",
 }
 

@@ -8,6 +8,20 @@ import argparse
 import re
 
 
+def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
+    """--search and --restarts, the same for the puzzle commands and `conundrum fzn`."""
+    from conundrum.search.options import SEARCHES
+
+    group.add_argument("--search", choices=SEARCHES, metavar="S",
+                       help="classic (default: depth-first) or learning (experimental: "
+                       "conflict-driven nogood learning with restarts); auto is classic "
+                       "for now")
+    group.add_argument("--restarts", type=restarts_spec, metavar="R",
+                       help="restart from the root every so many failures, keeping what "
+                       "was refuted as nogoods: luby or geometric (luby:N, geometric:N: N "
+                       "failures per unit, default 100); off by default")
+
+
 def positive_int(text: str) -> int:
     """A whole number >= 1."""
     if not re.fullmatch(r"\s*\d{1,12}\s*", text) or int(text) < 1:

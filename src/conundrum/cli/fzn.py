@@ -11,9 +11,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from conundrum.cli.argtypes import restarts_spec
+from conundrum.cli.argtypes import add_search_arguments
 from conundrum.parallel.options import MAX_WORKERS  # -p: worker processes at most
-from conundrum.search.options import SEARCHES
 
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
     from conundrum.io.flatzinc.build import Problem
@@ -40,13 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
                    help="search on N worker processes (default 1)")
-    p.add_argument("--search", choices=SEARCHES, metavar="S",
-                   help="classic (default: depth-first) or learning (experimental: "
-                   "conflict-driven nogood learning with restarts)")
-    p.add_argument("--restarts", type=restarts_spec, metavar="R",
-                   help="restart the search every so many failures, keeping what was "
-                   "refuted as nogoods: luby or geometric, luby:N or geometric:N (N failures "
-                   "per unit, default 100); off by default")
+    add_search_arguments(p)
 
 
 def read_source(path: str) -> str:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import re
 
-from conundrum.cli.argtypes import method_spec, positive_int, restarts_spec, seconds
+from conundrum.cli.argtypes import add_search_arguments, method_spec, positive_int, seconds
 from conundrum.cli.terminal import COLOR_CHOICES
-from conundrum.search.options import SEARCHES
 from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
 
 FILE_COMMANDS = {
@@ -111,13 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
                    "or split on domains of more than 65,536 values)")
     s.add_argument("--method", type=method_spec, help="complete (default), lds:N or bbs:N")
-    s.add_argument("--search", choices=SEARCHES, metavar="S",
-                   help="classic (default: depth-first) or learning (experimental: "
-                   "conflict-driven nogood learning with restarts); auto is classic for now")
-    s.add_argument("--restarts", type=restarts_spec, metavar="R",
-                   help="restart from the root every so many failures, keeping what was "
-                   "refuted as nogoods: luby or geometric (luby:N, geometric:N: N failures "
-                   "per unit, default 100); off by default")
+    add_search_arguments(s)
     s.add_argument("--time-limit", type=seconds, metavar="S",
                    help="stop after S seconds (exit status 3 if the answer is incomplete)")
     s.add_argument("--node-limit", type=positive_int, metavar="N", help="stop after N nodes")

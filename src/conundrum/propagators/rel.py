@@ -4,8 +4,14 @@ consistent), x in a list of values."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.linear_explain import explain_bounds, explain_failure
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
 class EqualOffset(Propagator):
@@ -99,10 +105,19 @@ class Difference(Propagator):
     priority = 1
     idempotent = True
     makes_holes = False
+    explains = True  # as the sum z - x + y - c == 0 (linear_explain.py)
 
     def __init__(self, solver: Solver, z: IntView, x: IntView, y: IntView, c: int) -> None:
         super().__init__(solver)
         self.z, self.x, self.y, self.c = z, x, y, c
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_bounds(journal, [1, -1, 1], [self.z, self.x, self.y], -self.c, e,
+                              True, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_failure(journal, [1, -1, 1], [self.z, self.x, self.y], -self.c, True,
+                               out)
 
     def post(self) -> None:
         self.x.subscribe(self, BOUNDS)

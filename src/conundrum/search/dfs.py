@@ -324,7 +324,6 @@ class _Runner:
         projecting = self.projecting
         restarts = self.restarts
         store = self.store
-        profile = stats.depth_nodes
         base = trail.depth
         trail.push_level()
         nogoods: list[list[Pred]] = []  # the refuted branches when restarting
@@ -368,14 +367,7 @@ class _Runner:
                     trail.restart_level()
                     if limited:
                         self.check_limits()
-                    stats.nodes += 1
-                    # nodes by depth (the tree's shape, for --plot): a new depth is rare
-                    depth = len(stack)
-                    if depth > len(profile):
-                        profile.extend([0] * (depth - len(profile)))
-                        if depth > stats.max_depth:
-                            stats.max_depth = depth
-                    profile[depth - 1] += 1
+                    stats.count_node(len(stack))
                     kind, v = alts[i]
                     try:
                         apply_decision(frame[0], kind, v)

@@ -101,7 +101,6 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
     if phases:
         runner.select_value = activity.chooser(runner.select_value)
     decisions: list[Pred] = []
-    profile = stats.depth_nodes
     try:
         if not _at_root(runner, journal, bound):
             return
@@ -131,15 +130,9 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                     raise AssertionError(f"decision {d!r} already holds")
                 if runner.limited:
                     runner.check_limits()
-                stats.nodes += 1
                 trail.push_level()
                 decisions.append(d)
-                depth = len(decisions)
-                if depth > len(profile):
-                    profile.extend([0] * (depth - len(profile)))
-                    if depth > stats.max_depth:
-                        stats.max_depth = depth
-                profile[depth - 1] += 1
+                stats.count_node(len(decisions))
                 journal.current = None
                 journal.conflict = None
                 try:

@@ -48,6 +48,17 @@ class SearchStats:
         self.subproblem_seconds: list[float] = []
         self.worker_seconds: dict[str, float] = {}
 
+    def count_node(self, depth: int) -> None:
+        """One more node, at `depth` decisions from the root (nodes by depth are the
+        tree's shape, for --plot: a new depth is rare)."""
+        self.nodes += 1
+        profile = self.depth_nodes
+        if depth > len(profile):
+            profile.extend([0] * (depth - len(profile)))
+            if depth > self.max_depth:
+                self.max_depth = depth
+        profile[depth - 1] += 1
+
     @property
     def complete(self) -> bool:
         """True when the run ended as asked (nothing stopped it early): solve()'s solution
