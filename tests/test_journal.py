@@ -28,11 +28,10 @@ from conundrum.compiler import tabulate
 from conundrum.compiler.compiled import CompiledModel, compile_model
 from conundrum.engine import Inconsistency
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
-from conundrum.engine.literals import KIND_NAMES, Pred, holds_in
+from conundrum.engine.literals import GE, KIND_NAMES, LE, NE, Pred, contains_in, holds_in
 from conundrum.engine.reasons import (
     decision_explanation,
     domain_preds,
-    entry_preds,
     explain_conflict,
     explain_entry,
 )
@@ -161,6 +160,23 @@ def domain(x: object) -> tuple[int, int, int]:
 def holds_on(p: Pred, values: list[int]) -> bool:
     v = values[p.var.index]
     return holds_in(p.kind, p.value, v, v, 1)
+
+
+def entry_preds(journal: Journal, e: int, out: list[Pred]) -> None:
+    """The oracle of what entry e established: its domain against the variable's previous one
+    (a raised lower bound, a lowered upper bound, the values it removed inside)."""
+    i = journal.var[e]
+    x = journal.vars[i]
+    lo, hi, bits = journal.domain_at(i, e)
+    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
+    if lo > plo:
+        out.append(Pred(x, GE, lo))
+    if hi < phi:
+        out.append(Pred(x, LE, hi))
+    if bits >= 0 and lo < hi:
+        for v in range(lo + 1, hi):
+            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
+                out.append(Pred(x, NE, v))
 
 
 class Walk:

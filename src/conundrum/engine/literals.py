@@ -152,6 +152,15 @@ def on_view(view: IntView, kind: int, value: int) -> Pred:
     return Pred(view.root, kind, value - view.offset)
 
 
+def equal_preds(x: IntVar, v: int) -> list[Pred]:
+    """`[x == v]` on a root variable as predicates whose negations the domain can hold:
+    one equality on a bit-set domain, its two bounds on a bounds-only one (where a hole
+    cannot be made)."""
+    if x.bits >= 0:
+        return [Pred(x, EQ, v)]
+    return [Pred(x, GE, v), Pred(x, LE, v)]
+
+
 def from_decision(var: IntView, kind: int, value: int) -> Pred:
     """The search decision `(kind, value)` on var (search/selectors.py's kinds: EQ, NE,
     LE, GT) as a predicate: making it true is what `apply_decision` does."""

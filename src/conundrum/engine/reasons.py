@@ -108,22 +108,5 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
         decision_explanation(journal, journal.trail.depth, out)
 
 
-def entry_preds(journal: Journal, e: int, out: list[Pred]) -> None:
-    """Append what entry e established: its domain against the variable's previous one
-    (a raised lower bound, a lowered upper bound, the values it removed inside)."""
-    i = journal.var[e]
-    x = journal.vars[i]
-    lo, hi, bits = journal.domain_at(i, e)
-    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
-    if lo > plo:
-        out.append(Pred(x, GE, lo))
-    if hi < phi:
-        out.append(Pred(x, LE, hi))
-    if bits >= 0 and lo < hi:
-        for v in range(lo + 1, hi):
-            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
-                out.append(Pred(x, NE, v))
-
-
-__all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds", "entry_preds",
+__all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds",
            "explain_conflict", "explain_entry", "scope_explanation"]

@@ -218,12 +218,17 @@ def can_use_divisibility(coefs: list[int]) -> bool:
 
 
 def propagate_eq(coefs: list[int], xs: list[IntView], c: int, modular: bool = True,
-                 n: int = -1) -> bool:
+                 n: int = -1, journal: Journal | None = None) -> bool:
     """Filter sum(a_i x_i) + c == 0: bounds consistency plus divisibility reasoning.
-    Returns True when entailed (all fixed)."""
+    Returns True when entailed (all fixed). With a journal (a learning search), each
+    change is marked with the reasoning it comes from: payload 0 bounds, 1 divisibility."""
     while True:
+        if journal is not None:
+            journal.current_code = 0
         if bounds_eq(coefs, xs, c, n):
             return True
+        if journal is not None:
+            journal.current_code = 1
         if not (modular and modular_eq(coefs, xs, c, n)):
             return False
 
@@ -350,20 +355,8 @@ class LinearEq(_Terms):
 
     def propagate(self) -> None:
         n, c = self.settle()
-        journal = self.solver.journal
-        if journal is None:
-            if propagate_eq(self.coefs, self.xs, c, self.modular, n):
-                self.deactivate()
-            return
-        # propagate_eq's loop, marking which reasoning each change comes from
-        while True:
-            journal.current_code = 0
-            if bounds_eq(self.coefs, self.xs, c, n):
-                self.deactivate()
-                return
-            journal.current_code = 1
-            if not (self.modular and modular_eq(self.coefs, self.xs, c, n)):
-                return
+        if propagate_eq(self.coefs, self.xs, c, self.modular, n, self.solver.journal):
+            self.deactivate()
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         if journal.code[e] != 0:

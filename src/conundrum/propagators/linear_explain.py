@@ -45,18 +45,18 @@ def term_bounds(journal: Journal, coefs: list[int], xs: list[IntView], skip: int
 
 
 def extreme(journal: Journal, coefs: list[int], xs: list[IntView], c: int, pos: int,
-            side: int) -> int:
-    """The smallest (MIN) or largest (MAX) value of sum + c just before position pos."""
+            side: int, skip: int = -1) -> int:
+    """The smallest (MIN) or largest (MAX) value of sum + c just before position pos, with
+    term `skip` left out (-1: none)."""
     total = c
     for k in range(len(xs)):
+        if k == skip:
+            continue
         x = xs[k]
         i = x.root.index
         lo, hi, _ = journal.domain_at(i, journal.entry_before(i, pos))
         a = coefs[k]
-        if (a > 0) == (side == MIN):
-            total += a * (lo + x.offset)
-        else:
-            total += a * (hi + x.offset)
+        total += a * ((lo if (a > 0) == (side == MIN) else hi) + x.offset)
     return total
 
 
@@ -90,14 +90,14 @@ def explain_bounds(journal: Journal, coefs: list[int], xs: list[IntView], c: int
         return False
     exact = True  # the new bounds are the ones the sum implies
     if need_min:
-        rest = -_others(journal, coefs, xs, c, j, e, MIN)  # a * x_j <= rest
+        rest = -extreme(journal, coefs, xs, c, e, MIN, j)  # a * x_j <= rest
         if a > 0:
             exact = exact and hi + off == rest // a
         else:
             exact = exact and lo + off == -(rest // -a)
         term_bounds(journal, coefs, xs, i, e, MIN, out)
     if need_max:
-        rest = -_others(journal, coefs, xs, c, j, e, MAX)  # a * x_j >= rest
+        rest = -extreme(journal, coefs, xs, c, e, MAX, j)  # a * x_j >= rest
         if a > 0:
             exact = exact and lo + off == -(-rest // a)
         else:
@@ -106,22 +106,6 @@ def explain_bounds(journal: Journal, coefs: list[int], xs: list[IntView], c: int
     if not exact:
         domain_preds(journal, journal.vars[i], journal.prev[e], out)
     return True
-
-
-def _others(journal: Journal, coefs: list[int], xs: list[IntView], c: int, j: int, pos: int,
-            side: int) -> int:
-    """c plus the smallest (MIN) or largest (MAX) value of every term but term j, just
-    before position pos."""
-    total = c
-    for k in range(len(xs)):
-        if k == j:
-            continue
-        x = xs[k]
-        i = x.root.index
-        lo, hi, _ = journal.domain_at(i, journal.entry_before(i, pos))
-        a = coefs[k]
-        total += a * ((lo if (a > 0) == (side == MIN) else hi) + x.offset)
-    return total
 
 
 def explain_failure(journal: Journal, coefs: list[int], xs: list[IntView], c: int,

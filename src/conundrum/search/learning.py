@@ -32,13 +32,19 @@ from typing import TYPE_CHECKING
 
 from conundrum.engine import Inconsistency
 from conundrum.engine.journal import Journal
-from conundrum.engine.literals import EQ, GE, LE, NE, Pred, holds, make_true
+from conundrum.engine.literals import (
+    EQ,
+    GE,
+    LE,
+    Pred,
+    equal_preds,
+    from_decision,
+    holds,
+    make_true,
+)
 from conundrum.engine.reasons import decision_explanation, explain_conflict
 from conundrum.search.activity import Activity
 from conundrum.search.conflict import analyse
-from conundrum.search.selectors import EQ as D_EQ
-from conundrum.search.selectors import GT as D_GT
-from conundrum.search.selectors import LE as D_LE
 from conundrum.search.selectors import Random32
 
 if TYPE_CHECKING:
@@ -51,19 +57,15 @@ if TYPE_CHECKING:
 
 
 def decision_pred(x: IntVar, kind: int, v: int) -> Pred:
-    """The first alternative of a value choice as the predicate to make true (bound
-    predicates only on a bounds-only domain)."""
-    if kind == D_EQ:
-        if x.bits >= 0:
-            return Pred(x, EQ, v)
+    """The first alternative of a value choice as the predicate to make true. On a
+    bounds-only domain an (in)equality becomes a bound: a learned nogood must be able to
+    assert the decision's negation, and a hole cannot be made there."""
+    p = from_decision(x, kind, v)
+    if x.bits >= 0 or p.kind == GE or p.kind == LE:
+        return p
+    if p.kind == EQ:
         return Pred(x, GE, v) if v == x.hi else Pred(x, LE, v)
-    if kind == D_LE:
-        return Pred(x, LE, v)
-    if kind == D_GT:
-        return Pred(x, GE, v + 1)
-    if x.bits >= 0:  # NE
-        return Pred(x, NE, v)
-    return Pred(x, GE, v + 1) if v == x.lo else Pred(x, LE, v - 1)
+    return Pred(x, GE, v + 1) if v == x.lo else Pred(x, LE, v - 1)  # NE at a bound
 
 
 def _blocking(runner: _Runner, decisions: list[Pred]) -> list[Pred]:
@@ -73,12 +75,7 @@ def _blocking(runner: _Runner, decisions: list[Pred]) -> list[Pred]:
     if runner.projecting:
         out: list[Pred] = []
         for x in runner.key_vars:
-            r = x.root
-            v = x.lo - x.offset
-            if r.bits >= 0:
-                out.append(Pred(r, EQ, v))
-            else:
-                out.extend((Pred(r, GE, v), Pred(r, LE, v)))
+            out.extend(equal_preds(x.root, x.lo - x.offset))
         return out
     return list(decisions)
 

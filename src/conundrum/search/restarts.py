@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conundrum.engine.literals import EQ, GE, LE, Pred, from_decision
+from conundrum.engine.literals import EQ, Pred, equal_preds, from_decision
 from conundrum.engine.var import IntVar
 
 KINDS = ("luby", "geometric")
@@ -104,9 +104,7 @@ def decision_preds(x: IntVar, kind: int, v: int) -> list[Pred]:
     stated as its two bounds, so that a nogood can always enforce its negation (a hole
     inside a bounds-only domain cannot be made, see literals.py)."""
     p = from_decision(x, kind, v)
-    if p.kind == EQ and p.var.bits < 0:
-        return [Pred(p.var, GE, p.value), Pred(p.var, LE, p.value)]
-    return [p]
+    return equal_preds(p.var, p.value) if p.kind == EQ else [p]
 
 
 def refuted_nogoods(stack: list[list[Any]]) -> list[list[Pred]]:
