@@ -230,3 +230,20 @@ def test_cli_search(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.strip().splitlines()[-1] == "92"
     assert main(["queens", "8", "--search", "clever"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_forgetting_nogoods_keeps_answers_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the store halved at every root (no tier kept), counts and optima stay those of
+    the classic search: a forgotten nogood only costs search, never a solution."""
+    import conundrum.search.learning as learning
+
+    monkeypatch.setattr(learning, "KEEP_LBD", 0)
+    monkeypatch.setattr(learning, "MAX_LEARNED", 2)
+    m, q = queens(7)
+    truth = {tuple(s[x] for x in q) for s in m.solutions()}
+    for opts in ({"restarts": "luby:1"}, {"var_select": "activity", "restarts": "luby:2"}):
+        got = [tuple(s[x] for x in q) for s in m.solutions(search="learning", **opts)]
+        assert len(got) == len(set(got)) and set(got) == truth
+    g, x = golomb(6)
+    best = g.minimize(x[-1], search="learning", restarts="luby:1")
+    assert best is not None and best[x[-1]] == 17 and g.stats.status == "optimal_solution"

@@ -273,3 +273,57 @@ def test_units_and_a_known_propagation():
     except Inconsistency:
         s.clear_queue()
     s.trail.pop_level()
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(), st.data())
+def test_forgetting_keeps_the_rest_exact(problem, data):
+    """`reduce` at the root forgets the less active half of the forgettable nogoods (LBD
+    above the kept tier; LBD 0 is never forgotten) and leaves the others watched and
+    propagating: on every full assignment in the root domains the store fails exactly
+    when a nogood it kept holds entirely."""
+    doms, nogoods, _, total = problem
+    try:
+        h = Harness(doms, total)
+    except Inconsistency:
+        return
+    lbds = []
+    for ng in nogoods:
+        lbd = data.draw(st.integers(0, 4))
+        h.nogoods.append(ng)
+        try:
+            h.store.add(h.preds(ng), lbd)
+        except Inconsistency:
+            return
+        lbds.append(lbd)
+        for _ in range(data.draw(st.integers(0, 2))):  # uses in analyses, for activity
+            h.store._bump(len(lbds) - 1)
+    keep_lbd = data.draw(st.integers(0, 3))
+    max_learned = data.draw(st.integers(0, 3))
+    activity = list(h.store.activity)
+    spare = [c for c in range(len(lbds)) if lbds[c] > keep_lbd]
+    order = sorted(spare, key=lambda c: activity[c])  # stable: the older first on ties
+    forgotten = h.store.reduce(max_learned, keep_lbd)
+    assert forgotten == (len(spare) // 2 if len(spare) > max_learned else 0)
+    dropped = set(order[:len(spare) // 2]) if len(spare) > max_learned else set()
+    kept = [c for c in range(len(lbds)) if c not in dropped]
+    assert len(h.store) == len(kept)
+    assert [h.store.nogood(k) for k in range(len(kept))] == [h.preds(nogoods[c]) for c in kept]
+    assert all(c in kept for c in range(len(lbds)) if lbds[c] <= keep_lbd)  # LBD 0 too
+    h.nogoods = [nogoods[c] for c in kept]
+    h.check_watches()
+    root = h.domains()
+    for a in h.space:
+        h.s.trail.push_level()
+        try:
+            for x, v in zip(h.xs, a, strict=True):
+                x.assign(v)
+                h.s.fix_point()
+            failed = False
+        except Inconsistency:
+            h.s.clear_queue()
+            failed = True
+        inside = all(v in d for v, d in zip(a, root, strict=True))
+        assert failed == (not (inside and h.allowed(a))), a
+        h.s.trail.pop_level()
+        assert h.domains() == root

@@ -24,6 +24,15 @@ Under a learning search the store explains itself (reasons.py): a predicate it m
 is explained by the nogood's other predicates (the journal's payload names the nogood),
 and a failure by all of them.
 
+Learned nogoods can be forgotten (`reduce`, Pumpkin's and Glucose's tiers): each carries
+its LBD (the number of decision levels among its predicates when it was learned; 0 marks a
+nogood that must stay, such as the blocking nogoods that keep an enumeration exact) and an
+activity, bumped whenever it explains a step of conflict analysis. Nogoods of small LBD
+stay; past a number of the others, the less active half goes. Forgetting a
+learned nogood loses no solution and admits none: it follows from the model and the
+nogoods that stay. It is done at the search's root only, where no entry of the journal
+above the root names a nogood by its number.
+
 How the store hears of changes: a small `VarWatch` propagator per watched variable,
 subscribed to DOMAIN (every change), made when the variable gets its first watch. When it
 runs it hands its variable to the store, which scans that variable's watch list. So the
@@ -45,6 +54,8 @@ from conundrum.engine.propagator import Propagator
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
     from conundrum.engine.var import IntVar
+
+ACTIVITY_DECAY = 0.999  # per conflict, as in MiniSat's clause activity
 
 
 class VarWatch(Propagator):
@@ -98,6 +109,10 @@ class NogoodStore(Propagator):
         self.sizes: list[int] = []
         self.watch0: list[int] = []
         self.watch1: list[int] = []
+        self.lbd: list[int] = []  # 0: never forgotten (see the module)
+        self.activity: list[float] = []
+        self.bump_by = 1.0
+        self.forgotten = 0  # nogoods forgotten by `reduce`, over the store's life
         self.watches: dict[int, list[int]] = {}  # variable index -> watch list entries
         self.watchers: dict[int, VarWatch] = {}  # variable index -> its VarWatch
 
@@ -119,12 +134,13 @@ class NogoodStore(Propagator):
         return self.preds[s:s + self.sizes[c]]
 
     # ------------------------------------------------------------------ adding
-    def add(self, preds: list[Pred]) -> None:
+    def add(self, preds: list[Pred], lbd: int = 0) -> None:
         """Add the nogood `not (p1 and ... and pn)` and propagate it: at once if it is
         unit or failed, and from then on through its watches (see the module on adding
-        below the root). Raises Inconsistency if every predicate already holds, or if a
-        propagation fails (the queues are then cleared, as after any failed fixpoint);
-        the nogood is stored either way. An empty nogood fails."""
+        below the root). `lbd` is a learned nogood's LBD (0: never forgotten). Raises
+        Inconsistency if every predicate already holds, or if a propagation fails (the
+        queues are then cleared, as after any failed fixpoint); the nogood is stored
+        either way. An empty nogood fails."""
         if not preds:
             raise Inconsistency
         c = len(self.starts)
@@ -132,6 +148,8 @@ class NogoodStore(Propagator):
         self.preds.extend(preds)
         self.starts.append(start)
         self.sizes.append(len(preds))
+        self.lbd.append(lbd)
+        self.activity.append(self.bump_by)
         # watch two predicates that are not true, if there are two; else, below the root
         # of a learning search, the true one that became true last (it is the first to
         # become not true again on a backjump, which keeps the watches sound)
@@ -183,6 +201,7 @@ class NogoodStore(Propagator):
         """Why entry e happened: nogood `journal.code[e]` made its last predicate false,
         because all the others held."""
         c = journal.code[e]
+        self._bump(c)
         s = self.starts[c]
         for p in self.preds[s:s + self.sizes[c]]:
             pos = journal.became_true(p.var.index, p.kind, p.value)
@@ -195,8 +214,55 @@ class NogoodStore(Propagator):
         c = self.failed_nogood
         if c < 0:
             return False
+        self._bump(c)
         out.extend(self.nogood(c))
         return True
+
+    # ------------------------------------------------------------ forgetting
+    def _bump(self, c: int) -> None:
+        """Nogood c took part in a conflict analysis."""
+        self.activity[c] += self.bump_by
+        if self.activity[c] > 1e100:  # rescale all, keeping the order
+            self.activity = [a * 1e-100 for a in self.activity]
+            self.bump_by *= 1e-100
+
+    def decay(self) -> None:
+        """Age every nogood's activity (once per conflict): recent uses weigh more."""
+        self.bump_by /= ACTIVITY_DECAY
+
+    def reduce(self, max_learned: int, keep_lbd: int) -> int:
+        """Forget the less active half of the forgettable nogoods (learned, LBD above
+        `keep_lbd`) when there are more than `max_learned` of them; the number forgotten.
+        Only at the search's root (see the module): the nogoods are renumbered."""
+        spare = [c for c in range(len(self.starts)) if self.lbd[c] > keep_lbd]
+        if len(spare) <= max_learned:
+            return 0
+        spare.sort(key=lambda c: self.activity[c])
+        drop = set(spare[:len(spare) // 2])
+        preds, starts, sizes = self.preds, self.starts, self.sizes
+        watch0, watch1, lbd, activity = self.watch0, self.watch1, self.lbd, self.activity
+        self.preds, self.starts, self.sizes = [], [], []
+        self.watch0, self.watch1, self.lbd, self.activity = [], [], [], []
+        self.watches = {i: [] for i in self.watches}
+        for c in range(len(starts)):
+            if c in drop:
+                continue
+            n = len(self.starts)
+            s = starts[c]
+            size = sizes[c]
+            self.starts.append(len(self.preds))
+            self.preds.extend(preds[s:s + size])
+            self.sizes.append(size)
+            self.watch0.append(watch0[c])
+            self.watch1.append(watch1[c])
+            self.lbd.append(lbd[c])
+            self.activity.append(activity[c])
+            self.watches[preds[s + watch0[c]].var.index].append(2 * n)
+            if size > 1:
+                self.watches[preds[s + watch1[c]].var.index].append(2 * n + 1)
+        self.failed_nogood = -1
+        self.forgotten += len(drop)
+        return len(drop)
 
     def _watch(self, x: IntVar, entry: int) -> None:
         """Put a watch list entry on x, making x's VarWatch at its first watch."""
@@ -224,6 +290,8 @@ class NogoodStore(Propagator):
         self.sizes = []
         self.watch0 = []
         self.watch1 = []
+        self.lbd = []
+        self.activity = []
         self.failed_nogood = -1
 
     # --------------------------------------------------------------- propagating

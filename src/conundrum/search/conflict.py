@@ -36,15 +36,18 @@ if TYPE_CHECKING:
 
 class Analysis:
     """The result: `nogood` (its predicates, the UIP last) and `level`, where to jump back
-    to (the trail depth at which all but the UIP hold). `nogood` empty: the conflict holds
-    at the root, so there is nothing left to search."""
+    to (the trail depth at which all but the UIP hold); `lbd`, the number of levels among
+    the nogood's predicates (its "literal block distance": few levels, a nogood likely to
+    be useful again). `nogood` empty: the conflict holds at the root, so there is nothing
+    left to search."""
 
-    __slots__ = ("nogood", "level", "seen")
+    __slots__ = ("nogood", "level", "seen", "lbd")
 
-    def __init__(self, nogood: list[Pred], level: int, seen: list[int]) -> None:
+    def __init__(self, nogood: list[Pred], level: int, seen: list[int], lbd: int) -> None:
         self.nogood = nogood
         self.level = level
         self.seen = seen  # the variables (indices) that took part, for activity
+        self.lbd = lbd
 
 
 def _strongest(kept: dict[tuple[int, int, int], Pred], p: Pred) -> None:
@@ -138,7 +141,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
             placed.append((e, level, p))
             top = max(top, level)
     if top == root:
-        return Analysis([], root, [])
+        return Analysis([], root, [], 0)
     for e, level, p in placed:
         if level == top:
             _push(pending, heap, e, p)
@@ -174,10 +177,12 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
         raise AssertionError("conflict analysis found no UIP")
     lower = minimise(list(kept.values()))
     back = root
+    levels = {top}
     for p in lower:
         e = journal.became_true(p.var.index, p.kind, p.value)
+        levels.add(level_of[e])
         back = max(back, level_of[e])
-    return Analysis([*lower, uip], back, sorted(seen))
+    return Analysis([*lower, uip], back, sorted(seen), len(levels))
 
 
 def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> None:

@@ -13,7 +13,9 @@ searched again, whatever the order of the decisions after a restart.
   last); a value choice is made a predicate: `x = v`, `x != v`, `x <= v` or `x >= v`. A
   domain kept as bounds only (engine/var.py) gets bound predicates only, since a hole
   cannot be made inside it.
-- **Restarts**: Luby x 100 failures unless `restarts` says otherwise; nogoods survive.
+- **Restarts**: Luby x 100 failures unless `restarts` says otherwise; nogoods survive,
+  except that at the root the store forgets the less useful half of its learned nogoods
+  once there are more than MAX_LEARNED of them (engine/clauses.py, `reduce`).
 - **Enumeration stays exact**: after each solution a permanent *blocking* nogood (the
   decisions that led to it, or the projection's values) is added and treated as a
   conflict, so the solution is never found again; every nogood learned from it cuts only
@@ -54,6 +56,12 @@ if TYPE_CHECKING:
     from conundrum.search.options import SearchOptions
     from conundrum.search.restarts import RestartPolicy
     from conundrum.state import Trail
+
+
+# the store's tiers (Pumpkin's): learned nogoods of at most KEEP_LBD levels stay; past
+# MAX_LEARNED of the others, the less active half is forgotten at the next root
+KEEP_LBD = 5
+MAX_LEARNED = 4000
 
 
 def decision_pred(x: IntVar, kind: int, v: int) -> Pred:
@@ -150,16 +158,19 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                 for index in result.seen:
                     activity.bump(index)
                 activity.decay()
+                store.decay()
                 if phases:
                     activity.save_undone(journal, result.level)
                 _back_to(trail, result.level, root, decisions)
+                if result.level == root:
+                    store.reduce(MAX_LEARNED, KEEP_LBD)
                 journal.conflict = None
                 try:
                     if permanent is not None:
                         blocking = permanent
                         permanent = None
                         store.add(blocking)
-                    store.add(result.nogood)
+                    store.add(result.nogood, max(result.lbd, 1))
                     break
                 except Inconsistency:
                     conflict = _explained(journal)
@@ -167,6 +178,7 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                 if phases:
                     activity.save_undone(journal, root)
                 _back_to(trail, root, root, decisions)
+                store.reduce(MAX_LEARNED, KEEP_LBD)
                 stats.restarts += 1
                 policy.restarted(stats.fails)
                 if not _at_root(runner, journal, bound):
