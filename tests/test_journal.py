@@ -261,6 +261,13 @@ class Walk:
         self.check_exact()
         n = len(j)
         assert len(j.lo) == len(j.prev) == len(j.reason) == len(j.level) == n
+        # each variable's chain, as a list and as links, the same entries
+        for x in self.xs:
+            walk, e = [], j.last[x.index]
+            while e != ROOT:
+                walk.append(e)
+                e = j.prev[e]
+            assert j.chain[x.index] == walk[::-1]
         # the ancestors' domains, read back
         for pos, snapshot in self.path:
             for x in self.xs:

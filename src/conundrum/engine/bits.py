@@ -8,9 +8,10 @@ or so and another for very wide ones (where each operation on a huge int copies 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
-BITSET_LIMIT = 1 << 16
-WIDE = 4096  # bit sets longer than this are scanned as text, not bit by bit
+BITSET_LIMIT: Final = 1 << 16
+WIDE: Final = 4096  # bit sets longer than this are scanned as text, not bit by bit
 
 
 def mask_of(offsets: Iterable[int]) -> int:

@@ -43,7 +43,7 @@ constraint of the model whose weight should steer the search.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.errors import Inconsistency
 from conundrum.engine.events import DOMAIN
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
     from conundrum.engine.var import IntVar
 
-ACTIVITY_DECAY = 0.999  # per conflict, as in MiniSat's clause activity
+ACTIVITY_DECAY: Final = 0.999  # per conflict, as in MiniSat's clause activity
 
 
 class VarWatch(Propagator):

@@ -21,6 +21,8 @@ a change walks one list and tests one flag per propagator (propagator.py says ho
 A view (`x + c`, view.py) has the events of its variable: the offset changes no event.
 """
 
-FIX = 0
-BOUNDS = 1
-DOMAIN = 2
+from typing import Final
+
+FIX: Final = 0
+BOUNDS: Final = 1
+DOMAIN: Final = 2

@@ -9,7 +9,10 @@ domain (lo, hi, bits), the reason (the propagator running, None for a search dec
 payload `code` for the reason's own use, the trail depth, and the variable's previous entry
 (`prev`; -1 means the snapshot taken when the journal was attached). So each variable's
 entries form a chain from its latest (`last[index]`) back to that snapshot, and the domain
-a variable had at any earlier moment is a walk along its chain (`entry_before`).
+a variable had at any earlier moment is a walk along its chain (`entry_before`). The same
+chain is also kept as a list in order (`chain[index]`), so that the moment a predicate
+became true is a binary search (`became_true`, which conflict analysis asks for every
+predicate of every explanation).
 
 The journal is itself a reversible object: it saves its length once per trail level and
 `restore` truncates back to it, mending `last` from `prev`. So every pop of the trail keeps
@@ -23,7 +26,7 @@ generic explanation of reasons.py describes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.literals import holds_in
 from conundrum.state import Reversible
@@ -33,8 +36,8 @@ if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
     from conundrum.engine.var import IntVar
 
-ROOT = -1  # the `prev` of a variable's first entry: its domain at the snapshot
-NOT_TRUE = -2  # became_true of a predicate that does not hold now
+ROOT: Final = -1  # the `prev` of a variable's first entry: its domain at the snapshot
+NOT_TRUE: Final = -2  # became_true of a predicate that does not hold now
 
 
 class Journal(Reversible):
@@ -57,6 +60,7 @@ class Journal(Reversible):
         xs = solver.vars
         self.vars: list[IntVar] = list(xs)
         self.last: list[int] = [ROOT] * len(xs)
+        self.chain: list[list[int]] = [[] for _ in xs]  # each variable's entries, in order
         # the snapshot: each variable's domain when the journal was attached
         self.root_lo: list[int] = [x.lo for x in xs]
         self.root_hi: list[int] = [x.hi for x in xs]
@@ -114,6 +118,7 @@ class Journal(Reversible):
         last = self.last
         self.prev.append(last[i])
         last[i] = len(self.var)
+        self.chain[i].append(len(self.var))
         self.var.append(i)
         self.lo.append(x.lo)
         self.hi.append(x.hi)
@@ -128,10 +133,12 @@ class Journal(Reversible):
         var = self.var
         prev = self.prev
         last = self.last
+        chain = self.chain
         k = len(var)
         while k > n:
             k -= 1
             last[var[k]] = prev[k]
+            chain[var[k]].pop()
         del var[n:]
         del self.lo[n:]
         del self.hi[n:]
@@ -164,17 +171,30 @@ class Journal(Reversible):
     def became_true(self, index: int, kind: int, value: int) -> int:
         """The earliest entry from which the predicate `[var kind value]` (literals.py's
         kinds) on variable `index` has held: ROOT if it held at the snapshot, NOT_TRUE if it
-        does not hold now. Domains only shrink along a chain, so once true it stays true."""
-        e = self.last[index]
-        lo, hi, bits = self.domain_at(index, e)
-        if not holds_in(kind, value, lo, hi, bits):
+        does not hold now. Domains only shrink along a chain, so once true it stays true:
+        a binary search over the variable's entries finds the first one."""
+        chain = self.chain[index]
+        lo = self.lo
+        hi = self.hi
+        bits = self.bits
+        n = len(chain)
+        if n:
+            e = chain[n - 1]
+            if not holds_in(kind, value, lo[e], hi[e], bits[e]):
+                return NOT_TRUE
+        if holds_in(kind, value, self.root_lo[index], self.root_hi[index],
+                    self.root_bits[index]):
+            return ROOT
+        if not n:
             return NOT_TRUE
-        prev = self.prev
-        while e != ROOT:
-            p = prev[e]
-            lo, hi, bits = self.domain_at(index, p)
-            if not holds_in(kind, value, lo, hi, bits):
-                return e
-            e = p
-        return ROOT
+        first = 0
+        last = n - 1  # holds at chain[last]; find the first position that does
+        while first < last:
+            mid = (first + last) >> 1
+            e = chain[mid]
+            if holds_in(kind, value, lo[e], hi[e], bits[e]):
+                last = mid
+            else:
+                first = mid + 1
+        return chain[first]
 

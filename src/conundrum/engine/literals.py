@@ -24,22 +24,24 @@ readable repr in tests); `key` packs one into an int for the hash tables of anal
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine.var import IntVar, IntView
 
 # predicate kinds; negate pairs GE with LE (shifted by one) and EQ with NE
-GE = 0
-LE = 1
-EQ = 2
-NE = 3
+GE: Final = 0
+LE: Final = 1
+EQ: Final = 2
+NE: Final = 3
 KIND_NAMES = (">=", "<=", "==", "!=")
 
 # the search's decision kinds (search/selectors.py: EQ, NE, LE, GT). The engine may not
 # import the search layer (tests/test_layers.py), so they are repeated here and
 # tests/test_literals.py checks that the two agree.
-DECISION_EQ = 0
-DECISION_NE = 1
-DECISION_LE = 2
-DECISION_GT = 3
+DECISION_EQ: Final = 0
+DECISION_NE: Final = 1
+DECISION_LE: Final = 2
+DECISION_GT: Final = 3
 
 
 class Pred:

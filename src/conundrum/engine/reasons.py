@@ -21,7 +21,7 @@ Conflicts (a propagator failed) are explained the same way, "now" instead of "be
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.journal import ROOT, Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from conundrum.engine.propagator import Propagator
     from conundrum.engine.var import IntVar
 
-MAX_HOLES = 64  # holes of one variable in a scope explanation before giving up on it
+MAX_HOLES: Final = 64  # holes of one variable in a scope explanation before giving up on it
 
 
 def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:

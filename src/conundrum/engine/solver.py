@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.errors import Inconsistency, TimeUp
 from conundrum.engine.propagator import Propagator
@@ -14,11 +14,11 @@ from conundrum.state import Trail
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
 
-PRIORITIES = 3
+PRIORITIES: Final = 3
 # fix_point looks at the clock once every this many propagations (a power of two less
 # one, as a mask): often enough to stop within a fraction of a second, rarely enough that
 # the hot loop does not feel it
-CLOCK_MASK = 1023
+CLOCK_MASK: Final = 1023
 
 
 class Solver:

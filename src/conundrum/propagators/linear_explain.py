@@ -17,13 +17,15 @@ in two terms, and the divisibility reasoning of LinearEq, keep the generic expla
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntVar, IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import EQ, GE, LE, Pred
 from conundrum.engine.reasons import domain_preds
 
-MIN = -1  # the bounds that give the terms their smallest values
-MAX = 1  # ... their largest
+MIN: Final = -1  # the bounds that give the terms their smallest values
+MAX: Final = 1  # ... their largest
 
 
 def term_bounds(journal: Journal, coefs: list[int], xs: list[IntView], skip: int,

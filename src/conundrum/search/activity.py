@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.search.selectors import EQ, NE, Decision, Random32, ValueChooser
 
@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
     from conundrum.engine.var import IntVar
 
-DECAY = 0.95
-RESCALE = 1e100
-NO_PHASE = -(1 << 62)  # no saved value (a sentinel outside every domain here)
+DECAY: Final = 0.95
+RESCALE: Final = 1e100
+NO_PHASE: Final = -(1 << 62)  # no saved value (a sentinel outside every domain here)
 
 
 class Activity:

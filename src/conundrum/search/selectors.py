@@ -13,7 +13,7 @@ through a key function.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 from conundrum.engine import IntVar
 from conundrum.engine.var import BITSET_LIMIT
@@ -30,10 +30,10 @@ LEARNING_VAR_SELECTS: tuple[str, ...] = ("activity",)
 VALUE_SELECTS: tuple[str, ...] = get_args(ValueSelect)
 
 # decision kinds
-EQ = 0
-NE = 1
-LE = 2
-GT = 3
+EQ: Final = 0
+NE: Final = 1
+LE: Final = 2
+GT: Final = 3
 
 Decision = tuple[int, int]
 
@@ -112,7 +112,7 @@ def _keyed(key: Callable[[IntVar], object]) -> VarChooser:
     return select
 
 
-MASK32 = 0xFFFFFFFF
+MASK32: Final = 0xFFFFFFFF
 
 
 class Random32:
