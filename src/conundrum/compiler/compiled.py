@@ -58,6 +58,19 @@ class CompiledModel:
                            value_select))
         return phases
 
+    def hints(self, opts: SearchOptions) -> dict[int, int] | None:
+        """The options' hints (Model.hint) by engine variable index; None: no hints.
+        Variables made after this search began have no engine variable: skipped."""
+        if not opts.hints:
+            return None
+        index = {v.index: k for k, v in enumerate(self.variables)}
+        out: dict[int, int] = {}
+        for v, value in opts.hints.items():  # type: ignore[attr-defined]
+            k = index.get(v.index)
+            if k is not None:
+                out[self.decision[k].index] = value
+        return out
+
     def project(self, opts: SearchOptions) -> list[IntVar] | None:
         """The options' projection variables as this snapshot's engine variables (None:
         no projection)."""
@@ -124,7 +137,7 @@ class CompiledModel:
                     stats.stop("time_limit")
                     return
             runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
-                            phases, self.project(opts))
+                            phases, self.project(opts), self.hints(opts))
             try:
                 for _ in runner:
                     values = [ev.lo for ev in self.decision]

@@ -21,6 +21,8 @@ from conundrum.model.options import SearchKeywords, Sense, search_options
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.search.stats import SearchStats
 
+OnSolution: TypeAlias = "Callable[[Solution], object]"
+
 if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
@@ -77,6 +79,7 @@ class Model:
         self.labels: dict[int, str] = {}
         self.stats = SearchStats()
         self._names: dict[str, Var] = {}
+        self.hints: dict[Var, int] = {}  # m.hint(...): values the search tries first
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled (for worker processes) without the statistics of its last run
@@ -269,6 +272,9 @@ class Model:
         if compiled is None:
             stats.seconds = time.perf_counter() - start
             return
+        if compiled.obj is not None:  # the root's bound, before any search
+            obj = compiled.obj
+            stats.tighten(obj.lo if sense < 0 else obj.hi, sense)
         if parallel is not None:
             from conundrum.parallel import parallel_search
 
@@ -308,6 +314,9 @@ class Model:
         try:
             for values in run:
                 found += 1
+                solution = self._solution(variables, values)
+                if goal == "best":
+                    stats.objective = int(solution.value(objective))  # type: ignore[arg-type]
                 if limit is not None and found >= limit:
                     # the run ends before the last solution is handed over: a caller that
                     # takes it and stops reading (as solve() does) may never resume this
@@ -317,9 +326,14 @@ class Model:
                     if goal == "one":
                         stats.stopped_by = None  # solve(): the one solution asked for
                     stats.conclude(goal)
-                    yield self._solution(variables, values)
+                    yield solution
                     return
-                yield self._solution(variables, values)
+                yield solution
+        except KeyboardInterrupt:
+            # Ctrl-C: what was found stands (minimize/maximize return the best of it). The
+            # search may already have been closed on the way ("closed"): the cause wins.
+            stats.stopped_by = "interrupted"
+            raise
         finally:
             run.close()
             stats.conclude(goal)
@@ -372,17 +386,27 @@ class Model:
         return self._solutions(limit, opts, parallel, "best", self._objective(objective),
                                direction)
 
-    def minimize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
-        """An optimal solution for the smallest value of expr, by branch and bound."""
-        return self._optimize(expr, "min", options)
+    def minimize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+                 **options: Unpack[SearchKeywords]) -> Solution | None:
+        """An optimal solution for the smallest value of expr, by branch and bound.
 
-    def maximize(self, expr: ExprLike, **options: Unpack[SearchKeywords]) -> Solution | None:
-        """An optimal solution for the largest value of expr, by branch and bound."""
-        return self._optimize(expr, "max", options)
+        `on_solution(solution)` is called with each improving solution as it is found.
+        Stopped by a limit or by Ctrl-C (KeyboardInterrupt), it returns the best solution
+        found so far (status "satisfied"; None if there was none). Afterwards
+        self.stats.objective, .bound and .gap say how good the answer is."""
+        return self._optimize(expr, "min", on_solution, options)
 
-    def _optimize(self, expr: ExprLike, sense: Sense, options: Mapping[str, Any],
-                  ) -> Solution | None:
+    def maximize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+                 **options: Unpack[SearchKeywords]) -> Solution | None:
+        """An optimal solution for the largest value of expr, by branch and bound (the
+        rest as for minimize)."""
+        return self._optimize(expr, "max", on_solution, options)
+
+    def _optimize(self, expr: ExprLike, sense: Sense, on_solution: OnSolution | None,
+                  options: Mapping[str, Any]) -> Solution | None:
         """The last of the improving solutions (no `limit` here: an unknown option)."""
+        if on_solution is not None and not callable(on_solution):
+            raise ModelError(f"on_solution must be callable, not {on_solution!r}")
         opts, parallel = search_options(self, options, "optimize")
         last = None
         run = self._solutions(None, opts, parallel, "best", self._objective(expr),
@@ -390,9 +414,30 @@ class Model:
         try:
             for solution in run:
                 last = solution
+                if on_solution is not None:
+                    on_solution(solution)
+        except KeyboardInterrupt:
+            # the run stops and says so; Ctrl-C in on_solution lands here as well
+            self.stats.stop("interrupted")
         finally:
             run.close()
         return last
+
+    def hint(self, values: Mapping[Var, int] | Solution) -> Model:
+        """Values for the search to try first (a known or guessed solution, partial or
+        whole): each variable's value choice begins with its hint while the hint is still
+        in its domain. A hint never constrains: the answers are the same with or without
+        it, only found in another order. A later hint for a variable replaces the earlier
+        one; `m.hint({})` keeps them, `m.hints.clear()` forgets them all."""
+        pairs = list(values) if isinstance(values, Solution) else list(values.items())
+        for var, value in pairs:
+            if not isinstance(var, Var) or var.model is not self:
+                raise ModelError(f"hint: {var!r} is not a variable of this model")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ModelError(f"hint: the value of {var.name or var.index!r} must be an "
+                                 f"integer, not {value!r}")
+            self.hints[var] = value
+        return self
 
     def explain(self, names: dict[Var, str] | None = None, *,
                 time_limit: float | None = None, node_limit: int | None = None,

@@ -103,7 +103,10 @@ def search_options(model: Model, kwargs: Mapping[str, Any], mode: str = "solutio
                                    for xs, vs, val in search_kwargs["phases"]]
     if search_kwargs.get("project") is not None:
         search_kwargs["project"] = model_vars(model, search_kwargs["project"], "project")
-    return SearchOptions(**search_kwargs), parallel
+    opts = SearchOptions(**search_kwargs)
+    if model.hints:
+        opts.hints = dict(model.hints)
+    return opts, parallel
 
 
 def model_vars(model: Model, items: object, what: str = "phases") -> list[Var]:

@@ -189,7 +189,7 @@ class _Run:
         limit = PROBE_NODES if self.node_limit is None else min(PROBE_NODES, self.node_limit)
         probe_opts = SearchOptions(opts.var_select, opts.value_select, opts.method,
                                    opts.time_limit, limit, opts.seed, None, opts.phases,
-                                   opts.project, opts.restarts, opts.search)
+                                   opts.project, opts.restarts, opts.search, opts.hints)
         probe = SearchStats()
         for values in self.compiled.run(probe_opts, probe, self.start, self.best):
             self.count += 1

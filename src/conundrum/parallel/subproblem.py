@@ -20,7 +20,7 @@ from conundrum.search.stats import SearchStats
 # the search options a worker uses (on_progress stays with the caller: the workers report
 # to the coordinator, which reports to the caller)
 JOB_OPTIONS = ("var_select", "value_select", "method", "seed", "phases", "project",
-               "restarts", "search")
+               "restarts", "search", "hints")
 
 
 class Job:

@@ -50,6 +50,7 @@ from conundrum.search.selectors import (
     VarChooser,
     apply_decision,
     auto_value,
+    hinted,
     make_value_select,
     make_var_select,
 )
@@ -94,6 +95,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            start: float | None = None,
            phases: list[tuple[list[IntVar], str, str]] | None = None,
            project: list[IntVar] | None = None,
+           hints: dict[int, int] | None = None,
            ) -> Generator[None, None, None]:
     """Yield once per solution (all variables fixed). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
@@ -104,7 +106,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     applied at every node before propagation (branch and bound). `start` (a perf_counter
     time, default now) is when the caller's clock started: stats.seconds and the time limit
     count from it. `project` (engine variables, or None) asks for projected enumeration:
-    one solution per assignment of those variables (see the module's note).
+    one solution per assignment of those variables (see the module's note). `hints`
+    (engine variable index -> value, Model.hint) are tried first by every value choice.
 
     Closed before the end (the caller stopped reading), the search is incomplete: its
     statistics say so, with stopped_by "closed" unless the caller named its own reason."""
@@ -113,7 +116,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         start = time.perf_counter()
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
-                     start, phases or [], project)
+                     start, phases or [], project, hints)
     restarts = parse_restarts(options.restarts)
     learning = options.search == "learning"
     if learning and restarts is None:
@@ -177,7 +180,8 @@ class _Runner:
                  options: SearchOptions, stats: SearchStats,
                  bound: ObjectiveBound | None, deadline: float | None,
                  start: float, phases: list[tuple[list[IntVar], str, str]],
-                 project: list[IntVar] | None) -> None:
+                 project: list[IntVar] | None,
+                 hints: dict[int, int] | None = None) -> None:
         self.solver = solver
         self.vars = branch_vars
         self.stats = stats
@@ -218,6 +222,10 @@ class _Runner:
         self.phases = [(list(xs), make_var_select(var_select, rng),
                         make_value_select(value_select, options.seed))
                        for xs, var_select, value_select in phases]
+        if hints:  # the hints come first in every value choice
+            self.select_value = hinted(hints, self.select_value)
+            self.phases = [(xs, select_var, hinted(hints, select_value))
+                           for xs, select_var, select_value in self.phases]
         # projected enumeration: the phases restricted to the projection variables, then
         # the options' heuristics over all of them; the key of a reported solution
         self.projecting = project is not None

@@ -22,7 +22,8 @@ searched again, whatever the order of the decisions after a restart.
   where no new solution is. The search ends when a conflict holds at the root.
 - **Branch and bound**: after each improving solution the search restarts and the
   objective's bound becomes a fact of the root; learned nogoods stay valid (bounds only
-  tighten); a conflict at the root proves the last solution optimal.
+  tighten); a conflict at the root proves the last solution optimal. At each return to
+  the root the objective's domain there is a proved bound (`stats.bound`).
 
 Counters: a node per decision, a failure per conflict, `restarts`.
 """
@@ -221,4 +222,7 @@ def _at_root(runner: _Runner, journal: Journal, bound: ObjectiveBound | None) ->
     except Inconsistency:
         runner.stats.fails += 1
         return False
+    # what the root now allows, the learned nogoods included, bounds every better solution
+    obj = bound.obj
+    runner.stats.tighten(obj.lo if bound.sense < 0 else obj.hi, bound.sense)
     return True

@@ -16,14 +16,15 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project", "restarts", "search")
+                 "on_progress", "phases", "project", "restarts", "search", "hints")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
-                 restarts: str | None = None, search: str = "classic") -> None:
+                 restarts: str | None = None, search: str = "classic",
+                 hints: object = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -42,6 +43,9 @@ class SearchOptions:
         # "classic" (depth-first, dfs.py) or "learning" (conflict-driven nogood learning,
         # learning.py; experimental); "auto" means classic for now
         self.search = search
+        # Model.hint's values ({model variable: value}, resolved by the compiled model to
+        # engine variables), or None: tried first by every value choice
+        self.hints = hints
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""

@@ -249,6 +249,18 @@ def auto_value(x: IntVar) -> tuple[Decision, ...]:
     return min_value(x)
 
 
+def hinted(hints: dict[int, int], fallback: ValueChooser) -> ValueChooser:
+    """A value selector that tries a variable's hint first (Model.hint; `hints` maps
+    engine variable indices to values) while its domain still holds it, else
+    `fallback`'s choice."""
+    def choose(x: IntVar) -> tuple[Decision, ...]:
+        v = hints.get(x.index)
+        if v is not None and x.contains(v):
+            return ((EQ, v), (NE, v))
+        return fallback(x)
+    return choose
+
+
 def make_value_select(name: str, seed: int = 0) -> ValueChooser:
     """The alternatives function for a value_select name: x -> decisions."""
     if name == "auto":

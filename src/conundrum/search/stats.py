@@ -23,10 +23,18 @@ class SearchStats:
     what was asked ("time_limit", "node_limit", "limit" (the solutions asked for),
     "lds", "bbs", or "closed": the caller stopped reading), None when it ended as asked.
     `complete` is `stopped_by is None`: a missing solution then means "none exists",
-    never "not found"."""
+    never "not found".
+
+    An optimisation also says how good its answer is: `objective`, the value of the best
+    solution found; `bound`, the best value proved possible (no solution is better: the
+    objective's bound after propagation at the root, tightened by what the search proved;
+    the objective itself once optimal); `gap`, their distance relative to the objective,
+    |objective - bound| / max(|objective|, 1). Each is None when unknown (no objective, no
+    solution yet, or an unsatisfiable model)."""
 
     FIELDS = ("status", "nodes", "fails", "propagations", "solutions", "seconds",
-              "max_depth", "restarts", "complete", "stopped_by", "workers", "subproblems")
+              "max_depth", "restarts", "complete", "stopped_by", "workers", "subproblems",
+              "objective", "bound", "gap")
 
     def __init__(self, stopped_by: str | None = None) -> None:
         self.status = UNKNOWN
@@ -47,6 +55,8 @@ class SearchStats:
         self.subproblems = 0
         self.subproblem_seconds: list[float] = []
         self.worker_seconds: dict[str, float] = {}
+        self.objective: int | None = None
+        self.bound: int | None = None
 
     def count_node(self, depth: int) -> None:
         """One more node, at `depth` decisions from the root (nodes by depth are the
@@ -58,6 +68,21 @@ class SearchStats:
             if depth > self.max_depth:
                 self.max_depth = depth
         profile[depth - 1] += 1
+
+    @property
+    def gap(self) -> float | None:
+        """|objective - bound| / max(|objective|, 1): 0.0 when proved optimal, None
+        while either is unknown."""
+        if self.objective is None or self.bound is None:
+            return None
+        return abs(self.objective - self.bound) / max(abs(self.objective), 1)
+
+    def tighten(self, bound: int, sense: int) -> None:
+        """A proved bound on the objective when minimising (sense -1: no solution below
+        it) or maximising (+1: none above it); kept if it is tighter than the one known."""
+        known = self.bound
+        if known is None or (bound > known if sense < 0 else bound < known):
+            self.bound = bound
 
     @property
     def complete(self) -> bool:
@@ -79,6 +104,10 @@ class SearchStats:
             self.status = SATISFIED
         else:
             self.status = OPTIMAL if goal == "best" else ALL_SOLUTIONS
+        if self.status == OPTIMAL:
+            self.bound = self.objective  # proved: nothing better exists
+        elif self.status == UNSATISFIABLE:
+            self.bound = None  # nothing to bound
 
     def as_dict(self) -> dict[str, object]:
         """The statistics as a plain dict (for JSON and printing)."""
