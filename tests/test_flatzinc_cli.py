@@ -102,6 +102,11 @@ def test_statistics_lines(tmp_path, capsys):
     assert int(stats["solutions"]) == 2 and int(stats["nodes"]) >= 1
     assert float(stats["solveTime"]) >= 0
     assert out.rstrip().endswith("%%%mzn-stat-end")
+    assert "objective" not in stats and "objectiveBound" not in stats  # no objective
+    _, out, _ = run(tmp_path, capsys, OPT, "-s")
+    stats = dict(line.removeprefix("%%%mzn-stat: ").split("=")
+                 for line in out.splitlines() if line.startswith("%%%mzn-stat: "))
+    assert stats["objective"] == stats["objectiveBound"] == "5"  # proved optimal
 
 
 def test_free_search_and_seed_give_the_same_solution_set(tmp_path, capsys):

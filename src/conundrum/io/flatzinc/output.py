@@ -53,5 +53,10 @@ def format_stats(stats: SearchStats) -> str:
     fields = {"nodes": stats.nodes, "failures": stats.fails, "restarts": stats.restarts,
               "propagations": stats.propagations, "solutions": stats.solutions,
               "peakDepth": stats.max_depth, "solveTime": f"{stats.seconds:.6f}"}
+    # an optimisation's best value and proved bound, under MiniZinc's standard names
+    if stats.objective is not None:
+        fields["objective"] = stats.objective
+    if stats.bound is not None:
+        fields["objectiveBound"] = stats.bound
     return "\n".join([*(f"%%%mzn-stat: {k}={v}" for k, v in fields.items()),
                       "%%%mzn-stat-end"])
