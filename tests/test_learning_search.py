@@ -229,7 +229,9 @@ def test_cli_search(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["queens", "8", "--count", "--search", "learning"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == "92"
     assert main(["queens", "8", "--search", "clever"]) == 2
-    assert "invalid choice" in capsys.readouterr().err
+    assert "unknown search 'clever'" in capsys.readouterr().err
+    assert main(["queens", "8", "--count", "--search", "auto:5"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "92"
 
 
 def test_forgetting_nogoods_keeps_answers_exact(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -247,3 +249,35 @@ def test_forgetting_nogoods_keeps_answers_exact(monkeypatch: pytest.MonkeyPatch)
     g, x = golomb(6)
     best = g.minimize(x[-1], search="learning", restarts="luby:1")
     assert best is not None and best[x[-1]] == 17 and g.stats.status == "optimal_solution"
+
+
+def test_auto_switches_an_optimisation_after_its_budget() -> None:
+    """search="auto": depth-first until the failure budget, then the learning search from
+    the root with the incumbent; the same optimum either way. Under the budget (and for
+    anything but an optimisation) it is the classic search, node for node."""
+    m, x = golomb(7)
+    classic = m.minimize(x[-1])
+    nodes = m.stats.nodes
+    assert classic is not None and m.stats.search == "classic"
+    switched = m.minimize(x[-1], search="auto:20")
+    assert switched is not None and switched[x[-1]] == classic[x[-1]] == 25
+    assert m.stats.search == "learning" and m.stats.status == "optimal_solution"
+    assert m.stats.fails > 20
+    same = m.minimize(x[-1], search="auto")  # golomb 7 needs far fewer failures
+    assert same == classic and m.stats.search == "classic" and m.stats.nodes == nodes
+    m.minimize(x[-1], search="auto:20", var_select="activity")
+    assert m.stats.search == "learning" and m.stats.objective == 25
+    q, _ = queens(6)
+    q.count()
+    nodes = q.stats.nodes
+    assert q.count(search="auto:1") == 4 and q.stats.nodes == nodes  # not an optimisation
+    assert q.stats.search == "classic"
+
+
+def test_search_names_are_checked() -> None:
+    m, x = golomb(4)
+    for bad in ("auto:0", "auto:x", "learn", "auto:"):
+        with pytest.raises(cn.ModelError, match="unknown search"):
+            m.minimize(x[-1], search=bad)
+    with pytest.raises(cn.ModelError, match="learning search"):
+        m.minimize(x[-1], var_select="activity")

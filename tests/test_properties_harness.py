@@ -46,7 +46,8 @@ VAR_SELECTS = (
 VALUE_SELECTS = ("min", "max", "middle", "median", "split", "reverse_split", "random")
 METHODS = ("complete", "lds:1000", "bbs:100000")
 RESTARTS = (None, None, None, "luby:1", "luby:2", "geometric:1", "geometric:3")
-SEARCHES = ("classic", "classic", "learning")
+# "auto:2": an optimisation switches to the learning search after two failures
+SEARCHES = ("classic", "classic", "learning", "auto:2")
 
 #: Generous safety net so that an engine that loops fails a test instead of hanging CI.
 TIME_LIMIT = 20.0
@@ -98,8 +99,9 @@ def doms(n: int, max_size: int = 4, lo: int = -4, hi: int = 4) -> st.SearchStrat
 def search_options(draw: st.DrawFn) -> dict[str, Any]:
     """One combination of var_select, value_select, method and seed; half of the time
     restarts after every one to three failures (so that the small models here restart
-    often and their nogoods are exercised), and a third of the time the learning search
-    (lds refuses both)."""
+    often and their nogoods are exercised), and a quarter of the time each the learning search
+    and the automatic choice with a tiny budget, so that optimisations switch from one to
+    the other (lds refuses restarts and learning)."""
     opts = {
         "var_select": draw(st.sampled_from(VAR_SELECTS)),
         "value_select": draw(st.sampled_from(VALUE_SELECTS)),
@@ -109,8 +111,9 @@ def search_options(draw: st.DrawFn) -> dict[str, Any]:
     restarts = draw(st.sampled_from(RESTARTS))
     if restarts is not None and not opts["method"].startswith("lds"):
         opts["restarts"] = restarts
-    if draw(st.sampled_from(SEARCHES)) == "learning" and not opts["method"].startswith("lds"):
-        opts["search"] = "learning"
+    search = draw(st.sampled_from(SEARCHES))
+    if search != "classic" and not opts["method"].startswith("lds"):
+        opts["search"] = search
     return opts
 
 

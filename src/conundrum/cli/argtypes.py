@@ -10,16 +10,25 @@ import re
 
 def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """--search and --restarts, the same for the puzzle commands and `conundrum fzn`."""
-    from conundrum.search.options import SEARCHES
-
-    group.add_argument("--search", choices=SEARCHES, metavar="S",
-                       help="classic (default: depth-first) or learning (experimental: "
-                       "conflict-driven nogood learning with restarts); auto is classic "
-                       "for now")
+    group.add_argument("--search", type=search_spec, metavar="S",
+                       help="classic (default: depth-first), learning (conflict-driven "
+                       "nogood learning with restarts) or auto (an optimisation goes on "
+                       "learning after 100000 failures depth-first; auto:N after N)")
     group.add_argument("--restarts", type=restarts_spec, metavar="R",
                        help="restart from the root every so many failures, keeping what "
                        "was refuted as nogoods: luby or geometric (luby:N, geometric:N: N "
                        "failures per unit, default 100); off by default")
+
+
+def search_spec(text: str) -> str:
+    """classic, learning, auto or auto:N."""
+    from conundrum.search.options import parse_search
+
+    try:
+        parse_search(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def positive_int(text: str) -> int:

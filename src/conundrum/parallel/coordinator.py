@@ -201,6 +201,7 @@ class _Run:
         stats.restarts += probe.restarts
         stats.propagations += probe.propagations
         stats.max_depth = max(stats.max_depth, probe.max_depth)
+        stats.search = probe.search  # the workers search as the probe did
         if probe.complete:
             return True
         if probe.stopped_by == "time_limit" or limit == self.node_limit:

@@ -36,7 +36,7 @@ from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
 from conundrum.search.learning import learning_search
-from conundrum.search.options import SearchOptions, check_options, parse_method
+from conundrum.search.options import SearchOptions, check_options, parse_method, parse_search
 from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
     EQ,
@@ -64,6 +64,11 @@ __all__ = ["ObjectiveBound", "SearchOptions", "branching", "check_options", "par
 
 class _Stop(Exception):
     """A limit was reached."""
+
+
+class _Switch(Exception):
+    """search="auto": the depth-first phase used its failure budget (see `search`)."""
+
 
 
 class ObjectiveBound:
@@ -118,7 +123,14 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start, phases or [], project, hints)
     restarts = parse_restarts(options.restarts)
-    learning = options.search == "learning"
+    which, budget = parse_search(options.search)
+    learning = which == "learning"
+    # "auto": an optimisation that outlasts a failure budget depth-first goes on learning;
+    # anything else stays depth-first (options.AUTO_SWITCH_FAILS)
+    switching = which == "auto" and bound is not None and kind == "complete"
+    if switching:
+        runner.switch_at = budget
+    stats.search = "learning" if learning else "classic"
     if learning and restarts is None:
         restarts = ("luby", DEFAULT_SCALE)  # learning restarts by default
     if restarts is not None:
@@ -141,6 +153,11 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         elif learning and runner.store is not None and runner.restarts is not None:
             yield from learning_search(runner, runner.store, runner.restarts, bound,
                                        n if kind == "bbs" else None, options)
+        elif switching:
+            try:
+                yield from runner.dfs()
+            except _Switch:
+                yield from _learn_on(runner, bound, options)
         else:
             yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
     except _Stop:
@@ -156,6 +173,24 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         solver.deadline = saved_deadline
         stats.seconds = time.perf_counter() - start
         stats.propagations = solver.propagations
+
+
+def _learn_on(runner: _Runner, bound: ObjectiveBound | None, options: SearchOptions,
+              ) -> Iterator[None]:
+    """The second phase of search="auto": the learning search from the root, with the
+    incumbent the depth-first phase found, branching by activity unless `var_select`
+    names another heuristic than the default."""
+    if runner.store is not None:
+        runner.store.detach()  # the depth-first phase's restart nogoods
+    runner.store = NogoodStore(runner.solver)
+    policy = RestartPolicy("luby", DEFAULT_SCALE)
+    policy.next_at += runner.stats.fails
+    runner.switch_at = None
+    runner.stats.search = "learning"
+    if options.var_select == "dom_wdeg":
+        options = options.copy()
+        options.var_select = "activity"
+    yield from learning_search(runner, runner.store, policy, bound, None, options)
 
 
 def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
@@ -218,6 +253,7 @@ class _Runner:
         # the search from repeating itself (restarts.py)
         self.restarts: RestartPolicy | None = None
         self.store: NogoodStore | None = None
+        self.switch_at: int | None = None  # search="auto": the depth-first phase's budget
         self.extra = list(extra_vars)
         self.phases = [(list(xs), make_var_select(var_select, rng),
                         make_value_select(value_select, options.seed))
@@ -387,6 +423,8 @@ class _Runner:
                         if fail_limit is not None and stats.fails > fail_limit:
                             stats.stopped_by = "bbs"
                             raise _Stop from None
+                        if self.switch_at is not None and stats.fails >= self.switch_at:
+                            raise _Switch from None
                         if restarts is not None and stats.fails >= restarts.next_at:
                             break
                         continue

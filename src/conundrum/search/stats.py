@@ -34,7 +34,7 @@ class SearchStats:
 
     FIELDS = ("status", "nodes", "fails", "propagations", "solutions", "seconds",
               "max_depth", "restarts", "complete", "stopped_by", "workers", "subproblems",
-              "objective", "bound", "gap")
+              "objective", "bound", "gap", "search")
 
     def __init__(self, stopped_by: str | None = None) -> None:
         self.status = UNKNOWN
@@ -45,6 +45,9 @@ class SearchStats:
         self.seconds = 0.0
         self.max_depth = 0
         self.restarts = 0  # with the `restarts` option: how many times the search restarted
+        # the search that ran ("classic" or "learning"; search="auto" says which it chose,
+        # the last one if it switched)
+        self.search = ""
         # depth_nodes[d - 1]: the nodes at depth d (d decisions from the root); a parallel
         # search leaves it empty (each worker has its own, below its subproblem)
         self.depth_nodes: list[int] = []
