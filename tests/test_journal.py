@@ -104,6 +104,34 @@ def element_sparse(tight: bool) -> Callable[[], cn.Model]:
     return make
 
 
+def _reified_eq_ne() -> cn.Model:
+    m = cn.Model()
+    x = m.int_var([0, 1, 3, 4], name="x")
+    y = m.int_var(0, 3, "y")
+    z = m.int_var(-1, 2, "z")
+    b = m.bool_var("b")
+    m += b == (2 * x - y + 3 * z == 4)
+    m += (x + y != z + 3) | (y == 2)
+    m += (x + z == 3) != b
+    return m
+
+
+def _reified_missing() -> cn.Model:
+    """b decided when the one unfixed term's needed value is a hole or no integer."""
+    m = cn.Model()
+    x = m.int_var([0, 1, 2, 3, 4], name="x")
+    y = m.int_var(0, 3, "y")
+    z = m.int_var(-1, 2, "z")
+    w = m.int_var(0, 2, "w")
+    b = m.bool_var("b")
+    c = m.bool_var("c")
+    m += b == (2 * x + y == 5)
+    m += c == (x - z != 2)
+    m += x != w + 1  # holes made by the search, not root facts
+    m += z != w - 1
+    return m
+
+
 def sparse() -> cn.Model:
     m = cn.Model()
     x = m.int_var([0, 2, 3, 7], name="x")
@@ -119,6 +147,10 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "linear_le": one(lambda m, x: 3 * x[0] - 2 * x[1] + x[2] + x[3] <= 2),
     "linear_ne": one(lambda m, x: x[0] + x[1] != x[2] + x[3]),
     "reified": one(lambda m, x: (x[0] + x[1] > 3) == (x[2] < x[3])),
+    # reified == and != with coefficients (divisibility, the missing value of the last
+    # term), over a view and a domain with holes
+    "reified_eq_ne": lambda: _reified_eq_ne(),
+    "reified_missing": lambda: _reified_missing(),
     "clause": one(lambda m, x: (x[0] == 1) | (x[1] != x[2]) | (x[3] >= 2)),
     "alldiff_value": one(lambda m, x: cn.all_different(x, strength="value")),
     "alldiff_bounds": one(lambda m, x: cn.all_different(x, strength="bounds")),
@@ -504,6 +536,6 @@ def test_every_propagator_family_is_checked() -> None:
 FALLBACK = {
     "Abs", "Affine", "ArgMax", "BinPacking", "BinaryFunction", "Circuit", "Cumulative",
     "Disjunctive", "ElementVar", "EqualOffset",
-    "LinearEqDomain", "Member", "MinMax", "NoOverlap2D", "Power", "ReifiedLinear",
+    "LinearEqDomain", "Member", "MinMax", "NoOverlap2D", "Power",
 }
 
