@@ -68,19 +68,30 @@ def skipped_values(journal: Journal, e: int, q: Pred, out: list[Pred]) -> None:
     variable's previous domain adds to q to give e's new bounds: the values a moved bound
     passed that were already gone (holes), and the old bound when q does not bound that
     side itself (`[x != lo]` moves lo past holes, but says nothing of the values below)."""
+    if q.kind == EQ:
+        return  # x == v: nothing else to say
+    bounds_context(journal, e, q.value if q.kind == GE else None,
+                   q.value if q.kind == LE else None, out)
+
+
+def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | None,
+                   out: list[Pred]) -> None:
+    """For entry e, whose reason excludes some of the values it removed: what the previous
+    domain adds to give e's new bounds. For a raised lower bound, the holes the bound
+    passed from `floor` on (a lower bound the reason gives itself), or, without one, the
+    old lower bound and the holes above it; the same for a lowered upper bound and
+    `ceiling`. Root facts left out."""
     i = journal.var[e]
     x = journal.vars[i]
     lo, hi, _ = journal.domain_at(i, e)
     plo, phi, pbits = journal.domain_at(i, journal.prev[e])
-    if q.kind == EQ:
-        return  # x == v: nothing else to say
     root_lo = journal.root_lo[i]
     root_hi = journal.root_hi[i]
     root_bits = journal.root_bits[i]
     if lo > plo:
         start = plo + 1
-        if q.kind == GE:
-            start = q.value
+        if floor is not None:
+            start = floor
         elif plo > root_lo:
             out.append(Pred(x, GE, plo))
         for v in range(start, lo):
@@ -89,8 +100,8 @@ def skipped_values(journal: Journal, e: int, q: Pred, out: list[Pred]) -> None:
                 out.append(Pred(x, NE, v))
     if hi < phi:
         stop = phi - 1
-        if q.kind == LE:
-            stop = q.value
+        if ceiling is not None:
+            stop = ceiling
         elif phi < root_hi:
             out.append(Pred(x, LE, phi))
         for v in range(hi + 1, stop + 1):
@@ -147,4 +158,5 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
 
 
 __all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds",
-           "explain_conflict", "explain_entry", "scope_explanation", "skipped_values"]
+           "bounds_context", "explain_conflict", "explain_entry", "scope_explanation",
+           "skipped_values"]
