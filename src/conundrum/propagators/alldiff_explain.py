@@ -69,20 +69,23 @@ def position_of(xs: list[IntView], i: int) -> int:
     return j
 
 
-def fixed_positions(journal: Journal, xs: list[IntView], j: int, pos: int,
-                    skip_zero: bool) -> dict[int, int]:
-    """The view value -> position of each variable other than xs[j] (and of another root)
-    fixed just before pos (zeros left out with `skip_zero`)."""
-    fixed: dict[int, int] = {}
-    skip = xs[j].root.index if j != NONE else -1
+def fixed_owner(journal: Journal, xs: list[IntView], j: int, v: int, pos: int,
+                skip_zero: bool) -> int:
+    """The position of a variable other than xs[j] (and of another root) fixed to the view
+    value v just before pos; NONE if there is none (or v is 0 with `skip_zero`). Domains
+    only shrink, so such a variable is fixed to v now too: the current domains sift the
+    candidates and the journal confirms one."""
+    if skip_zero and v == 0:
+        return NONE
+    skip = xs[j].root.index
     for k in range(len(xs)):
         x = xs[k]
-        if x.root.index == skip:
+        if x.lo != v or x.hi != v or x.root.index == skip:
             continue
         lo, hi, _ = view_domain(journal, x, pos)
-        if lo == hi and not (skip_zero and lo == 0):
-            fixed[lo] = k
-    return fixed
+        if lo == v and hi == v:
+            return k
+    return NONE
 
 
 def fixed_at(journal: Journal, x: IntView, pos: int, out: list[Pred]) -> None:
@@ -344,11 +347,11 @@ class _Walk:
         self.covered: set[int] = set()
 
 
-def _exclude(journal: Journal, xs: list[IntView], fixed: dict[int, int], v: int, e: int,
+def _exclude(journal: Journal, xs: list[IntView], j: int, skip_zero: bool, v: int, e: int,
              reasons: int, walk: _Walk, out: list[Pred]) -> bool:
     """Explain that the variable of entry e cannot take the view value v (it could before
     e): a variable fixed to v, else (SETS) v waits for the Hall set; False if neither."""
-    k = fixed.get(v, NONE)
+    k = fixed_owner(journal, xs, j, v, e, skip_zero)
     if k != NONE:
         fixed_at(journal, xs[k], e, out)
         return True
@@ -358,7 +361,7 @@ def _exclude(journal: Journal, xs: list[IntView], fixed: dict[int, int], v: int,
     return False
 
 
-def _walk_bound(journal: Journal, xs: list[IntView], j: int, e: int, fixed: dict[int, int],
+def _walk_bound(journal: Journal, xs: list[IntView], j: int, e: int, skip_zero: bool,
                 reasons: int, prev: tuple[int, int, int], stop: int, step: int, walk: _Walk,
                 out: list[Pred]) -> bool:
     """Explain the values from the old bound of xs[j] (view domain `prev` before entry e)
@@ -371,7 +374,7 @@ def _walk_bound(journal: Journal, xs: list[IntView], j: int, e: int, fixed: dict
         if not contains_in(v, plo, phi, pbits):
             walk.holes.append(v)
             v += step
-        elif reasons == INTERVALS and fixed.get(v, NONE) == NONE:
+        elif reasons == INTERVALS and fixed_owner(journal, xs, j, v, e, skip_zero) == NONE:
             h = hall_interval(journal, xs, j, e, v, step > 0)
             if h is None:
                 return False
@@ -382,7 +385,7 @@ def _walk_bound(journal: Journal, xs: list[IntView], j: int, e: int, fixed: dict
             if (v - stop) * step > 0:
                 v = stop
         else:
-            if not _exclude(journal, xs, fixed, v, e, reasons, walk, out):
+            if not _exclude(journal, xs, j, skip_zero, v, e, reasons, walk, out):
                 return False
             v += step
     return True
@@ -425,18 +428,17 @@ def explain_entry(journal: Journal, xs: list[IntView], e: int, skip_zero: bool, 
     if pbits < 0 and (lo - plo) + (phi - hi) > BOUNDS_ONLY_LIMIT:
         return False
     start = len(out)
-    fixed = fixed_positions(journal, xs, j, e, skip_zero)
     walk = _Walk()
     prev = (plo, phi, pbits)
     ok = True
     if lo > plo:
-        ok = _walk_bound(journal, xs, j, e, fixed, reasons, prev, lo, 1, walk, out)
+        ok = _walk_bound(journal, xs, j, e, skip_zero, reasons, prev, lo, 1, walk, out)
     if ok and hi < phi:
-        ok = _walk_bound(journal, xs, j, e, fixed, reasons, prev, hi, -1, walk, out)
+        ok = _walk_bound(journal, xs, j, e, skip_zero, reasons, prev, hi, -1, walk, out)
     if ok and bits >= 0 and pbits >= 0 and lo < hi:  # values removed inside
         inner = (pbits >> (lo - plo)) & ~bits & ((1 << (hi - lo + 1)) - 1)
         for o in offsets(inner):
-            if not _exclude(journal, xs, fixed, lo + o, e, reasons, walk, out):
+            if not _exclude(journal, xs, j, skip_zero, lo + o, e, reasons, walk, out):
                 ok = False
                 break
     if ok and walk.pending:
