@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators import element_explain
 from conundrum.propagators.support_explain import columns_of, explain_removals, explain_wipeout
 
 if TYPE_CHECKING:
@@ -157,10 +158,12 @@ def _equal(a: IntView, r: IntView) -> None:
 
 
 class ElementVar(Propagator):
-    """result == array[index] for a list of variables."""
+    """result == array[index] for a list of variables. Under a learning search it explains
+    itself by disjoint domains and the index (element_explain.py)."""
 
     priority = 2
     idempotent = True
+    explains = True
 
     def __init__(self, solver: Solver, array: list[IntView], index: IntView,
                  result: IntView) -> None:
@@ -171,6 +174,14 @@ class ElementVar(Propagator):
         ids = {id(a.root) for a in self.array}
         self.idempotent = (index.root is not result.root and id(index.root) not in ids
                            and id(result.root) not in ids)
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return element_explain.explain_entry(journal, self.index, self.result, self.array, e,
+                                             out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return element_explain.explain_failure(journal, self.index, self.result, self.array,
+                                               out)
 
     def post(self) -> None:
         n = len(self.array)

@@ -28,7 +28,7 @@ from conundrum.engine.reasons import bounds_context
 from conundrum.propagators.alldiff_explain import NONE, fixed_at, position_of, view_domain
 
 
-def _not_in(journal: Journal, x: IntView, b: int, pos: int, out: list[Pred]) -> bool:
+def lacks(journal: Journal, x: IntView, b: int, pos: int, out: list[Pred]) -> bool:
     """Append that x (a view) lacks the value b just before pos, as weakly as possible
     ([x >= b + 1] below its bounds, [x <= b - 1] above, [x != b] inside); False if x
     has b then."""
@@ -48,7 +48,7 @@ def _not_in(journal: Journal, x: IntView, b: int, pos: int, out: list[Pred]) -> 
     return True
 
 
-def _bound(journal: Journal, x: IntView, kind: int, v: int, out: list[Pred]) -> None:
+def bound_pred(journal: Journal, x: IntView, kind: int, v: int, out: list[Pred]) -> None:
     """Append `[x kind v]` (a view), unless it is a root fact."""
     i = x.root.index
     off = x.offset
@@ -119,7 +119,7 @@ class Packing:
         for j in gone:
             if rest <= most:
                 break
-            _not_in(self.journal, self.bins[j], b, self.pos, out)
+            lacks(self.journal, self.bins[j], b, self.pos, out)
             rest -= self.sizes[j]
         if rest <= most:
             return True
@@ -136,7 +136,7 @@ class Packing:
             v = self.lows[c] if side == GE else self.highs[c]
             total += v
             if out is not None:
-                _bound(self.journal, self.loads[c], side, v, out)
+                bound_pred(self.journal, self.loads[c], side, v, out)
         return total
 
     # ------------------------------------------------------------------ loads
@@ -175,7 +175,7 @@ class Packing:
             fixed_at(self.journal, self.bins[j], self.pos, out)
             total += self.sizes[j]
         if total + w > hi:
-            _bound(self.journal, self.loads[b], LE, total + w - 1, out)
+            bound_pred(self.journal, self.loads[b], LE, total + w - 1, out)
             return True
         del out[start:]
         return False
@@ -194,7 +194,7 @@ class Packing:
         if not self.at_most(b, rest, k, out):
             del out[start:]
             return False
-        _bound(self.journal, self.loads[b], GE, rest + 1, out)
+        bound_pred(self.journal, self.loads[b], GE, rest + 1, out)
         return True
 
     # ------------------------------------------------------------------ failures
@@ -203,21 +203,21 @@ class Packing:
         k = len(self.loads)
         for b in range(k):
             if self.at_least(b, self.highs[b] + 1, NONE, out):
-                _bound(self.journal, self.loads[b], LE, self.highs[b], out)
+                bound_pred(self.journal, self.loads[b], LE, self.highs[b], out)
                 return True
             possible = self.total
             for j in self.excluded(b, NONE):
                 possible -= self.sizes[j]
             if possible < self.lows[b] and self.at_most(b, possible, NONE, out):
-                _bound(self.journal, self.loads[b], GE, possible + 1, out)
+                bound_pred(self.journal, self.loads[b], GE, possible + 1, out)
                 return True
         if sum(self.highs) < self.total:
             for b in range(k):
-                _bound(self.journal, self.loads[b], LE, self.highs[b], out)
+                bound_pred(self.journal, self.loads[b], LE, self.highs[b], out)
             return True
         if sum(self.lows) > self.total:
             for b in range(k):
-                _bound(self.journal, self.loads[b], GE, self.lows[b], out)
+                bound_pred(self.journal, self.loads[b], GE, self.lows[b], out)
             return True
         return False
 
