@@ -28,13 +28,15 @@ The positions work in view values (root value + offset); predicates go on the ro
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.bits import count_bits, offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
 from conundrum.propagators.linear_explain import fixed_preds
 
-NONE = -1  # no position
+NONE: Final = -1  # no position
 
 
 def view_domain(journal: Journal, x: IntView, pos: int) -> tuple[int, int, int]:
@@ -327,11 +329,11 @@ def deficient_set(journal: Journal, xs: list[IntView], pos: int, out: list[Pred]
 
 
 # ---------------------------------------------------------------------- entries
-BOUNDS_ONLY_LIMIT = 4096  # values a bounds-only domain may lose in one entry and be explained
+BOUNDS_ONLY_LIMIT: Final = 4096  # values a bounds-only domain may lose in one explained entry
 
-VALUE = 0  # value elimination only
-INTERVALS = 1  # ... and Hall intervals
-SETS = 2  # ... and Hall sets
+VALUE: Final = 0  # value elimination only
+INTERVALS: Final = 1  # ... and Hall intervals
+SETS: Final = 2  # ... and Hall sets
 
 
 class _Walk:

@@ -17,6 +17,8 @@ variable (or the same variable as the other) keeps the generic explanation.
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred, contains_in
@@ -24,7 +26,7 @@ from conundrum.engine.reasons import bounds_context
 from conundrum.propagators.alldiff_explain import fixed_at, view_domain
 from conundrum.propagators.packing_explain import bound_pred, lacks
 
-REMOVED_LIMIT = 256  # values one entry may remove and be explained value by value
+REMOVED_LIMIT: Final = 256  # values one entry may remove and be explained value by value
 
 
 def disjoint_preds(journal: Journal, a: IntView, r: IntView, pos: int,
