@@ -59,6 +59,108 @@ def member() -> cn.Model:
     return m
 
 
+def alldiff_sparse(strength: str) -> Callable[[], cn.Model]:
+    """all_different over views with offsets and domains with holes: five variables and six
+    values, so that Hall sets (and, for the bounds stage, Hall intervals) are common."""
+    def make() -> cn.Model:
+        m = cn.Model()
+        a = m.int_var([0, 2, 3, 5], name="a")
+        b = m.int_var(1, 4, "b")
+        c = m.int_var([1, 3, 4], name="c")
+        d = m.int_var(0, 3, "d")
+        e = m.int_var([2, 4, 5, 6], name="e")
+        m += cn.all_different([a, b + 1, c - 1, d + 2, e - 1], strength=strength)
+        return m
+    return make
+
+
+def table_sparse() -> cn.Model:
+    """A table over views and domains with holes, with enough tuples that values lose their
+    last support to different columns."""
+    m = cn.Model()
+    x = m.int_var([0, 1, 3, 4], name="x")
+    y = m.int_var(0, 3, "y")
+    z = m.int_var([1, 2, 4], name="z")
+    w = m.int_var(0, 2, "w")
+    rows = [(0, 1, 1, 0), (0, 2, 2, 1), (1, 1, 4, 2), (1, 3, 1, 1), (3, 4, 2, 0), (3, 2, 4, 2),
+            (4, 3, 2, 2), (4, 1, 1, 1), (1, 4, 4, 0), (0, 3, 4, 2), (2, 2, 2, 2), (3, 1, 9, 1)]
+    m += cn.table([x, y + 1, z, w], rows)
+    m += 2 * x + y + z <= 8  # moves several bounds at once: the table fails below the root
+    return m
+
+
+def element_sparse(tight: bool) -> Callable[[], cn.Model]:
+    """element over a view and an index with holes; `tight` adds a sum that moves the
+    bounds of index and result at once, so that the element fails below the root."""
+    def make() -> cn.Model:
+        m = cn.Model()
+        i = m.int_var([0, 1, 3, 4, 5], name="i")
+        r = m.int_var(-1, 4, "r")
+        y = m.int_var(0, 6 if tight else 3, "y")
+        m += cn.element([5, 1, 3, 1, 0, 4, 2], i) == r + 2
+        m += r != y
+        m += (i + r == y + 3) if tight else (2 * i + r <= 9 + y)
+        return m
+    return make
+
+
+def _reified_eq_ne() -> cn.Model:
+    m = cn.Model()
+    x = m.int_var([0, 1, 3, 4], name="x")
+    y = m.int_var(0, 3, "y")
+    z = m.int_var(-1, 2, "z")
+    b = m.bool_var("b")
+    m += b == (2 * x - y + 3 * z == 4)
+    m += (x + y != z + 3) | (y == 2)
+    m += (x + z == 3) != b
+    return m
+
+
+def _reified_missing() -> cn.Model:
+    """b decided when the one unfixed term's needed value is a hole or no integer."""
+    m = cn.Model()
+    x = m.int_var([0, 1, 2, 3, 4], name="x")
+    y = m.int_var(0, 3, "y")
+    z = m.int_var(-1, 2, "z")
+    w = m.int_var(0, 2, "w")
+    b = m.bool_var("b")
+    c = m.bool_var("c")
+    m += b == (2 * x + y == 5)
+    m += c == (x - z != 2)
+    m += x != w + 1  # holes made by the search, not root facts
+    m += z != w - 1
+    return m
+
+
+def bin_packing_loads() -> cn.Model:
+    """Five items, three bins, every load a variable (one with holes, one a view)."""
+    m = cn.Model()
+    items = m.int_vars(5, 0, 2, "i")
+    a = m.int_var([0, 1, 2, 4, 5], name="a")
+    b = m.int_var(0, 6, "b")
+    c = m.int_var(1, 5, "c")
+    m += cn.bin_packing([a, b, c - 1], items, [3, 2, 2, 1, 1])
+    m += a <= b + 1
+    return m
+
+
+def element_var_sparse() -> cn.Model:
+    """element over variables (one a view, one with holes) with a variable result and a
+    relation of index and result, so that index, result and array all lose values and
+    the element fails below the root."""
+    m = cn.Model()
+    i = m.int_var(0, 3, "i")
+    a = m.int_var([0, 2, 3], name="a")
+    b = m.int_var(1, 3, "b")
+    c = m.int_var([0, 1, 4], name="c")
+    d = m.int_var(2, 4, "d")
+    r = m.int_var(0, 4, "r")
+    m += cn.element([a, b - 1, c, d], i) == r
+    m += r <= i + 1
+    m += a + c <= 4
+    return m
+
+
 def sparse() -> cn.Model:
     m = cn.Model()
     x = m.int_var([0, 2, 3, 7], name="x")
@@ -74,12 +176,35 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "linear_le": one(lambda m, x: 3 * x[0] - 2 * x[1] + x[2] + x[3] <= 2),
     "linear_ne": one(lambda m, x: x[0] + x[1] != x[2] + x[3]),
     "reified": one(lambda m, x: (x[0] + x[1] > 3) == (x[2] < x[3])),
+    # reified == and != with coefficients (divisibility, the missing value of the last
+    # term), over a view and a domain with holes
+    "reified_eq_ne": lambda: _reified_eq_ne(),
+    "reified_missing": lambda: _reified_missing(),
     "clause": one(lambda m, x: (x[0] == 1) | (x[1] != x[2]) | (x[3] >= 2)),
     "alldiff_value": one(lambda m, x: cn.all_different(x, strength="value")),
     "alldiff_bounds": one(lambda m, x: cn.all_different(x, strength="bounds")),
     "alldiff_domain": one(lambda m, x: cn.all_different(x, strength="domain")),
     "alldiff_except_0": one(lambda m, x: cn.all_different_except_0(x)),
+    "alldiff_value_sparse": alldiff_sparse("value"),
+    "alldiff_bounds_sparse": alldiff_sparse("bounds"),
+    "alldiff_domain_sparse": alldiff_sparse("domain"),
+    "alldiff_bounds_views": one(lambda m, x: cn.all_different(
+        [x[0], x[1] + 1, x[2] - 1, x[3] + 2, x[4]], strength="bounds"), n=5, hi=4),
+    "alldiff_domain_views": one(lambda m, x: cn.all_different(
+        [x[0], x[1] + 1, x[2] - 1, x[3] + 2, x[4]], strength="domain"), n=5, hi=4),
+    # a sum that leaves too few values to three of them: Hall failures below the root
+    "alldiff_bounds_pigeon": one(lambda m, x: [cn.all_different(x, strength="bounds"),
+                                               x[0] + x[1] + x[2] <= 4], n=5, hi=5),
+    "alldiff_domain_pigeon": one(lambda m, x: [cn.all_different(x, strength="domain"),
+                                               x[0] + x[1] + x[2] == 6, x[3] <= x[4] + 1],
+                                 n=5, hi=5),
+    "alldiff_except_0_views": one(lambda m, x: cn.all_different_except_0(
+        [x[0], x[1] - 1, x[2] + 1, x[3]]), hi=3),
     "element": one(lambda m, x: cn.element([3, 1, 0, 2], x[0]) == x[1] + x[2]),
+    "table_sparse": table_sparse,
+    "element_sparse": element_sparse(False),
+    "element_fails": element_sparse(True),
+    "element_var_sparse": element_var_sparse,
     "element_var": one(lambda m, x: cn.element([x[1], x[2], x[3]], x[0]) == 2, hi=2),
     "table": one(lambda m, x: cn.table(x[:3], [(0, 1, 2), (1, 1, 0), (2, 3, 3), (3, 0, 1)])),
     "times": one(lambda m, x: x[0] * x[1] == x[2] + x[3]),
@@ -97,6 +222,7 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "cumulative": one(lambda m, x: cn.cumulative(x[:3], [2, 2, 1], [1, 2, 2], 3),
                       lo=0, hi=3, n=3),
     "bin_packing": one(lambda m, x: cn.bin_packing([x[3], 3, 2], x[:3], [2, 1, 2]), hi=2),
+    "bin_packing_loads": bin_packing_loads,
     "regular": one(lambda m, x: cn.regular(x, {(0, 0): 0, (0, 1): 1, (1, 0): 0,
                                              (1, 2): 1}, 0, [1]), hi=2),
     "linear_eq_domain": one(lambda m, x: cn.linear_eq([2, -1, 3, 1], x, 5, strength="domain")),
@@ -110,6 +236,7 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "sparse": sparse,
     "queens4": lambda: _queens(4),
     "queens5_bounds": lambda: _queens(5, "bounds"),
+    "queens6": lambda: _queens(6),  # the domain stage fails below the root
     # a few constraints together, so that propagation fails below the root more often
     "sum_alldiff": one(lambda m, x: [cn.all_different(x, strength="bounds"),
                                      2 * x[0] + x[1] + 3 * x[2] - x[3] == 7], hi=4),
@@ -317,6 +444,10 @@ class Walk:
         j = self.journal
         if j is None or self.solutions is None or j.conflict is None:
             return
+        # the changes the failed propagation made before failing, which conflict analysis
+        # explains too (no node of the search sees them)
+        for e in range(self.path[-1][0] if self.path else 0, len(j)):
+            self.check_explanation(e)
         expl: list[Pred] = []
         explain_conflict(j, j.conflict, expl)
         for s in self.solutions:
@@ -441,9 +572,8 @@ def test_every_propagator_family_is_checked() -> None:
 # the domains of their variables, engine/reasons.py): correct, and weaker than their own
 # explanations would be. The list shrinks as classes learn to explain themselves.
 FALLBACK = {
-    "Abs", "Affine", "AllDifferentBounds", "AllDifferentDomain", "AllDifferentExcept0",
-    "AllDifferentValue", "ArgMax", "BinPacking", "BinaryFunction", "Circuit", "Cumulative",
-    "Disjunctive", "ElementConst", "ElementVar", "EqualOffset",
-    "LinearEqDomain", "Member", "MinMax", "NoOverlap2D", "Power", "ReifiedLinear", "Table",
+    "Abs", "Affine", "ArgMax", "BinaryFunction", "Circuit", "Cumulative",
+    "Disjunctive", "EqualOffset",
+    "LinearEqDomain", "Member", "MinMax", "NoOverlap2D", "Power",
 }
 

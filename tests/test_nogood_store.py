@@ -327,3 +327,34 @@ def test_forgetting_keeps_the_rest_exact(problem, data):
         assert failed == (not (inside and h.allowed(a))), a
         h.s.trail.pop_level()
         assert h.domains() == root
+
+
+def test_explanation_of_a_bound_moved_past_holes():
+    """The store removes x == 2, the lowest value, and x's lower bound jumps past the holes
+    3 and 4 to 5: the explanation must say those holes and the old bound too, else conflict
+    analysis would learn that x >= 5 follows from y >= 1 alone."""
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import GE, NE
+
+    s = Solver()
+    x = s.int_var(0, 9, "x")
+    y = s.int_var(0, 3, "y")
+    store = NogoodStore(s)
+    s.post(store)
+    store.add([Pred(y, GE, 1), Pred(x, EQ, 2)])  # not (y >= 1 and x == 2)
+    j = Journal(s)
+    j.attach()
+    s.trail.push_level()
+    j.current = None
+    x.set_min(2)
+    x.remove(3)
+    x.remove(4)
+    y.set_min(1)
+    s.fix_point()
+    assert x.lo == 5
+    e = j.last[x.index]
+    out: list[Pred] = []
+    assert j.reason[e] is not None and j.reason[e].explain(j, e, out)
+    assert set(out) == {Pred(y, GE, 1), Pred(x, GE, 2), Pred(x, NE, 3), Pred(x, NE, 4)}
+    s.trail.pop_level()
+    j.detach()

@@ -50,6 +50,7 @@ from conundrum.engine.events import DOMAIN
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import Pred, falsified, holds, make_true, negate
 from conundrum.engine.propagator import Propagator
+from conundrum.engine.reasons import skipped_values
 
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
@@ -203,10 +204,16 @@ class NogoodStore(Propagator):
         c = journal.code[e]
         self._bump(c)
         s = self.starts[c]
+        made: Pred | None = None  # the predicate e made false
         for p in self.preds[s:s + self.sizes[c]]:
             pos = journal.became_true(p.var.index, p.kind, p.value)
             if pos != NOT_TRUE and pos < e:
                 out.append(p)
+            else:
+                made = p
+        if made is not None:
+            # a bound moved past holes: those (and the old bound) are part of the reason
+            skipped_values(journal, e, negate(made), out)
         return True
 
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:

@@ -5,8 +5,10 @@ An *explanation* of entry e (variable x took the domain D at position e) is a li
 predicates that held strictly before e and that, with the constraint of e's reason,
 imply x in D. Three sources, tried in order:
 
-1. the propagator's own `explain` (none yet: later slices give the linear family, the
-   all_different stages and the others theirs; `Propagator.explains` says which do);
+1. the propagator's own `explain` (`Propagator.explains` says which classes have one;
+   tests/test_journal.py lists those that do not). It must imply what e changed; an
+   `[x == v]` that e completed by moving one bound is split into its bounds by conflict
+   analysis, and a bound moved past holes needs them (`skipped_values`);
 2. **the scope's domains** (fallback a): the domains, at e, of the variables the propagator
    watches, written as predicates (a raised lower bound, a lowered upper bound, each hole),
    relative to the snapshot taken when the journal was attached. Sound for any propagator
@@ -24,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.journal import ROOT, Journal
-from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred, contains_in
 
 if TYPE_CHECKING:
     from conundrum.engine.propagator import Propagator
@@ -59,6 +61,53 @@ def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:
     for v in holes:
         out.append(Pred(x, NE, v))
     return True
+
+
+def skipped_values(journal: Journal, e: int, q: Pred, out: list[Pred]) -> None:
+    """Entry e was the single update that made q true (on e's variable). Append what the
+    variable's previous domain adds to q to give e's new bounds: the values a moved bound
+    passed that were already gone (holes), and the old bound when q does not bound that
+    side itself (`[x != lo]` moves lo past holes, but says nothing of the values below)."""
+    if q.kind == EQ:
+        return  # x == v: nothing else to say
+    bounds_context(journal, e, q.value if q.kind == GE else None,
+                   q.value if q.kind == LE else None, out)
+
+
+def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | None,
+                   out: list[Pred]) -> None:
+    """For entry e, whose reason excludes some of the values it removed: what the previous
+    domain adds to give e's new bounds. For a raised lower bound, the holes the bound
+    passed from `floor` on (a lower bound the reason gives itself), or, without one, the
+    old lower bound and the holes above it; the same for a lowered upper bound and
+    `ceiling`. Root facts left out."""
+    i = journal.var[e]
+    x = journal.vars[i]
+    lo, hi, _ = journal.domain_at(i, e)
+    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
+    root_lo = journal.root_lo[i]
+    root_hi = journal.root_hi[i]
+    root_bits = journal.root_bits[i]
+    if lo > plo:
+        start = plo + 1
+        if floor is not None:
+            start = floor
+        elif plo > root_lo:
+            out.append(Pred(x, GE, plo))
+        for v in range(start, lo):
+            if not contains_in(v, plo, phi, pbits) and contains_in(v, root_lo, root_hi,
+                                                                     root_bits):
+                out.append(Pred(x, NE, v))
+    if hi < phi:
+        stop = phi - 1
+        if ceiling is not None:
+            stop = ceiling
+        elif phi < root_hi:
+            out.append(Pred(x, LE, phi))
+        for v in range(hi + 1, stop + 1):
+            if not contains_in(v, plo, phi, pbits) and contains_in(v, root_lo, root_hi,
+                                                                     root_bits):
+                out.append(Pred(x, NE, v))
 
 
 def scope_explanation(journal: Journal, p: Propagator, pos: int, out: list[Pred]) -> bool:
@@ -109,4 +158,5 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
 
 
 __all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds",
-           "explain_conflict", "explain_entry", "scope_explanation"]
+           "bounds_context", "explain_conflict", "explain_entry", "scope_explanation",
+           "skipped_values"]

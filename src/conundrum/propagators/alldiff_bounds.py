@@ -7,6 +7,7 @@ duplicates are caught on bounds-only ones).
 from __future__ import annotations
 
 from conundrum.engine import BOUNDS, IntView, Solver
+from conundrum.propagators.alldiff_explain import INTERVALS
 from conundrum.propagators.alldiff_value import ValueElimination
 
 
@@ -155,6 +156,7 @@ class AllDifferentBounds(ValueElimination):
     """all_different(xs), bounds consistent (Hall intervals) plus value elimination."""
 
     priority = 2
+    reasons = INTERVALS  # a bound pushed past a Hall interval (alldiff_explain.py)
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver, xs)

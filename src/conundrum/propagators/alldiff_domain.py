@@ -37,6 +37,7 @@ from __future__ import annotations
 from conundrum.engine import DOMAIN, IntView, Solver
 from conundrum.engine.bits import mask_of, offsets
 from conundrum.propagators.alldiff_bounds import HallIntervals
+from conundrum.propagators.alldiff_explain import SETS
 from conundrum.propagators.alldiff_matching import freeable_values, maximum_matching, scc_sets
 from conundrum.propagators.alldiff_value import ValueElimination, hall_count, skip_values
 
@@ -64,6 +65,7 @@ class AllDifferentDomain(ValueElimination):
     """
 
     priority = 2
+    reasons = SETS  # a value removed by a Hall set (alldiff_explain.py)
 
     def __init__(self, solver: Solver, xs: list[IntView], direct_span: int = DIRECT_SPAN,
                  union_limit: int = UNION_LIMIT) -> None:

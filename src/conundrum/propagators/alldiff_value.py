@@ -20,9 +20,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conundrum.engine import FIX, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.alldiff_explain import VALUE, explain_entry, explain_failure
 from conundrum.state import RevInt
 
 if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
     from conundrum.propagators.alldiff_bounds import HallIntervals
 
 
@@ -62,9 +65,15 @@ def hall_count(count: list[int], most: int) -> bool:
 
 
 class ValueElimination(Propagator):
-    """Shared machinery: remove the value of every newly fixed variable from the others."""
+    """Shared machinery: remove the value of every newly fixed variable from the others.
+
+    Under a learning search each stage explains its inferences (alldiff_explain.py) with
+    the kinds of reason its filtering uses: `reasons` is VALUE here (a removed value is
+    another variable's), INTERVALS for the bounds stage, SETS for the domain stage."""
 
     skip_zero = False
+    explains = True
+    reasons = VALUE
 
     def __init__(self, solver: Solver, xs: list[IntView]) -> None:
         super().__init__(solver)
@@ -78,6 +87,12 @@ class ValueElimination(Propagator):
         self.hint: list[int] | None = None
         # With a variable appearing twice, our own removals can wake us usefully.
         self.idempotent = not _has_alias(self.xs)
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_entry(journal, self.xs, e, self.skip_zero, self.reasons, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_failure(journal, self.xs, self.skip_zero, self.reasons, out)
 
     def _eliminate(self) -> int:
         """Process newly fixed variables until none is left; return the new nfree."""

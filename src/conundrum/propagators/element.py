@@ -12,16 +12,28 @@ The index is restricted to 0..len(array)-1 when the propagator is posted.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators import element_explain
+from conundrum.propagators.support_explain import columns_of, explain_removals, explain_wipeout
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 __all__ = ["ElementConst", "ElementVar"]
 
 
 class ElementConst(Propagator):
-    """result == array[index] for a list of integer constants (domain consistent)."""
+    """result == array[index] for a list of integer constants (domain consistent).
+
+    Under a learning search it explains itself as the table of the pairs (i, array[i])
+    over (index, result) (support_explain.py)."""
 
     priority = 1
     idempotent = True
+    explains = True
 
     def __init__(self, solver: Solver, array: list[int], index: IntView,
                  result: IntView) -> None:
@@ -40,6 +52,24 @@ class ElementConst(Propagator):
                 off = v - self.rbase
                 rbits.append(1 << off if 0 <= off <= width else 0)
         self.rbits = rbits
+        # the pairs (i, array[i]) and their columns: made on the first explanation
+        self.pairs: list[tuple[int, ...]] = []
+        self.columns: list[dict[int, list[int]]] = []
+
+    def _table(self) -> list[tuple[int, ...]]:
+        """The pairs (i, array[i]), and their columns (made once)."""
+        if not self.pairs:
+            self.pairs = [(i, self.array[i]) for i in range(len(self.array))]
+            self.columns = columns_of(self.pairs, 2)
+        return self.pairs
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        pairs = self._table()
+        return explain_removals(journal, [self.index, self.result], pairs, self.columns, e,
+                                out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_wipeout(journal, [self.index, self.result], self._table(), out)
 
     def post(self) -> None:
         n = len(self.array)
@@ -128,10 +158,12 @@ def _equal(a: IntView, r: IntView) -> None:
 
 
 class ElementVar(Propagator):
-    """result == array[index] for a list of variables."""
+    """result == array[index] for a list of variables. Under a learning search it explains
+    itself by disjoint domains and the index (element_explain.py)."""
 
     priority = 2
     idempotent = True
+    explains = True
 
     def __init__(self, solver: Solver, array: list[IntView], index: IntView,
                  result: IntView) -> None:
@@ -142,6 +174,14 @@ class ElementVar(Propagator):
         ids = {id(a.root) for a in self.array}
         self.idempotent = (index.root is not result.root and id(index.root) not in ids
                            and id(result.root) not in ids)
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return element_explain.explain_entry(journal, self.index, self.result, self.array, e,
+                                             out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return element_explain.explain_failure(journal, self.index, self.result, self.array,
+                                               out)
 
     def post(self) -> None:
         n = len(self.array)

@@ -138,7 +138,7 @@ def explain_removal(journal: Journal, xs: list[IntView], e: int, out: list[Pred]
         lo, hi, bits = journal.domain_at(r.index, journal.entry_before(r.index, e))
         if lo != hi:
             return False
-        _fixed(journal, r, lo, bits, out)
+        fixed_preds(journal, r, lo, bits, out)
     if seen != 1:
         return False
     lo, hi, _ = journal.domain_at(i, e)
@@ -152,10 +152,10 @@ def explain_all_fixed(journal: Journal, xs: list[IntView], out: list[Pred]) -> N
     """Explain a failure of sum + c != 0: every term fixed (their values now)."""
     for x in xs:
         r = x.root
-        _fixed(journal, r, r.lo, r.bits, out)
+        fixed_preds(journal, r, r.lo, r.bits, out)
 
 
-def _fixed(journal: Journal, r: IntVar, v: int, bits: int, out: list[Pred]) -> None:
+def fixed_preds(journal: Journal, r: IntVar, v: int, bits: int, out: list[Pred]) -> None:
     """`r == v` as predicates, the root facts left out: one equality on a bit-set domain,
     two bounds on a bounds-only one."""
     i = r.index

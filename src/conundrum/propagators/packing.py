@@ -15,13 +15,21 @@ O(items x bins) per call; exact once every item is placed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
+from conundrum.propagators.packing_explain import explain_entry, explain_failure
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
 class BinPacking(Propagator):
     """loads[b] == the sum of sizes[i] over the items i with bins[i] == b (0-based bins)."""
 
     priority = 2
+    explains = True  # by the items and loads behind each sum (packing_explain.py)
 
     def __init__(self, solver: Solver, loads: list[IntView], bins: list[IntView],
                  sizes: list[int]) -> None:
@@ -30,6 +38,12 @@ class BinPacking(Propagator):
         self.total = 0
         for w in sizes:
             self.total += w
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_entry(journal, self.loads, self.bins, self.sizes, self.total, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_failure(journal, self.loads, self.bins, self.sizes, self.total, out)
 
     def post(self) -> None:
         k = len(self.loads)

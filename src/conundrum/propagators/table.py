@@ -25,10 +25,16 @@ duplicates). Bounds-only variables only lose values at their bounds.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
 from conundrum.engine.var import offsets
+from conundrum.propagators.support_explain import columns_of, explain_removals, explain_wipeout
 from conundrum.state import RevInt
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 __all__ = ["Table"]
 
@@ -47,6 +53,7 @@ class Table(Propagator):
 
     priority = 2
     idempotent = True
+    explains = True  # by the lost values that killed the tuples (support_explain.py)
 
     def __init__(self, solver: Solver, xs: list[IntView], tuples: list[tuple[int, ...]]) -> None:
         super().__init__(solver)
@@ -71,6 +78,16 @@ class Table(Propagator):
         self.keys: list[list[int]] = []
         self.colbits: list[list[int]] = []
         self.anchor: list[int] = []
+        # per position, value -> the tuples with it: made on the first explanation
+        self.columns: list[dict[int, list[int]]] = []
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        if not self.columns:
+            self.columns = columns_of(self.tuples, len(self.xs))
+        return explain_removals(journal, self.xs, self.tuples, self.columns, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_wipeout(journal, self.xs, self.tuples, out)
 
     def post(self) -> None:
         xs = self.xs

@@ -119,6 +119,24 @@ def _single(preds: list[Pred]) -> Pred | None:
     return merged[0] if len(merged) == 1 else None
 
 
+def split_equalities(preds: list[Pred]) -> list[Pred]:
+    """The predicates with each `[x == v]` as its two bounds `[x >= v]`, `[x <= v]`, so
+    that each is placed by the entry from which it has held. An equality may become true by
+    a change of one bound (the other held before), and an entry's explanation implies what
+    the entry changed, not the domain it had before: resolving `[x == v]` as a whole on
+    that entry would lose the other bound. minimise() merges the bounds back."""
+    if all(p.kind != EQ for p in preds):
+        return preds
+    out: list[Pred] = []
+    for p in preds:
+        if p.kind == EQ:
+            out.append(Pred(p.var, GE, p.value))
+            out.append(Pred(p.var, LE, p.value))
+        else:
+            out.append(p)
+    return out
+
+
 def analyse(journal: Journal, conflict: list[Pred], root: int,
             decisions: list[Pred]) -> Analysis:
     """The nogood of a conflict (predicates that cannot all hold, all true now), learned
@@ -132,7 +150,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
 
     # place the conflict's predicates
     placed: list[tuple[int, int, Pred]] = []
-    for p in conflict:
+    for p in split_equalities(conflict):
         e = journal.became_true(p.var.index, p.kind, p.value)
         if e == NOT_TRUE:
             raise AssertionError(f"conflict predicate {p!r} does not hold")
@@ -171,7 +189,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 break
         explanation: list[Pred] = []
         explain_entry(journal, e, explanation)
-        for q in explanation:
+        for q in split_equalities(explanation):
             _place(journal, q, root, top, pending, heap, kept)
     if uip is None:
         raise AssertionError("conflict analysis found no UIP")
