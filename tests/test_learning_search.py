@@ -251,22 +251,44 @@ def test_forgetting_nogoods_keeps_answers_exact(monkeypatch: pytest.MonkeyPatch)
     assert best is not None and best[x[-1]] == 17 and g.stats.status == "optimal_solution"
 
 
+def knapsack(n: int, seed: int = 5) -> tuple[cn.Model, cn.Expr, int]:
+    """A 0/1 knapsack and its optimum by dynamic programming."""
+    rng = random.Random(seed)
+    w = [rng.randint(5, 40) for _ in range(n)]
+    v = [rng.randint(5, 60) for _ in range(n)]
+    cap = sum(w) // 3
+    best = [0] * (cap + 1)
+    for wi, vi in zip(w, v, strict=True):
+        for c in range(cap, wi - 1, -1):
+            best[c] = max(best[c], best[c - wi] + vi)
+    m = cn.Model()
+    x = m.int_vars(n, 0, 1, "x")
+    m += cn.sum(wi * xi for wi, xi in zip(w, x, strict=True)) <= cap
+    return m, cn.sum(vi * xi for vi, xi in zip(v, x, strict=True)), best[cap]
+
+
 def test_auto_switches_an_optimisation_after_its_budget() -> None:
     """search="auto": depth-first until the failure budget, then the learning search from
-    the root with the incumbent; the same optimum either way. Under the budget (and for
-    anything but an optimisation) it is the classic search, node for node."""
-    m, x = golomb(7)
-    classic = m.minimize(x[-1])
+    the root with the incumbent; the same optimum either way. Under the budget, with an
+    all_different, or for anything but an optimisation it is the classic search, node for
+    node (search/auto.py)."""
+    m, value, optimum = knapsack(18)
+    classic = m.maximize(value)
     nodes = m.stats.nodes
-    assert classic is not None and m.stats.search == "classic"
-    switched = m.minimize(x[-1], search="auto:20")
-    assert switched is not None and switched[x[-1]] == classic[x[-1]] == 25
+    assert classic is not None and classic.value(value) == optimum
+    assert m.stats.search == "classic" and m.stats.fails > 20
+    switched = m.maximize(value, search="auto:20")
+    assert switched is not None and switched.value(value) == optimum
     assert m.stats.search == "learning" and m.stats.status == "optimal_solution"
-    assert m.stats.fails > 20
-    same = m.minimize(x[-1], search="auto")  # golomb 7 needs far fewer failures
-    assert same == classic and m.stats.search == "classic" and m.stats.nodes == nodes
-    m.minimize(x[-1], search="auto:20", var_select="activity")
-    assert m.stats.search == "learning" and m.stats.objective == 25
+    m.maximize(value, search="auto:20", var_select="activity")
+    assert m.stats.search == "learning" and m.stats.objective == optimum
+    m.maximize(value, search=f"auto:{m.stats.fails + nodes}")  # a budget it never reaches
+    assert m.stats.search == "classic" and m.stats.nodes == nodes
+    g, x = golomb(7)  # an all_different: depth-first to the end
+    g.minimize(x[-1])
+    nodes = g.stats.nodes
+    assert g.minimize(x[-1], search="auto:1")[x[-1]] == 25
+    assert g.stats.search == "classic" and g.stats.nodes == nodes
     q, _ = queens(6)
     q.count()
     nodes = q.stats.nodes

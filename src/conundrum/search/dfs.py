@@ -35,6 +35,7 @@ from typing import Any
 from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
+from conundrum.search.auto import switch_budget
 from conundrum.search.learning import learning_search
 from conundrum.search.options import SearchOptions, check_options, parse_method, parse_search
 from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
@@ -125,11 +126,11 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     restarts = parse_restarts(options.restarts)
     which, budget = parse_search(options.search)
     learning = which == "learning"
-    # "auto": an optimisation that outlasts a failure budget depth-first goes on learning;
-    # anything else stays depth-first (options.AUTO_SWITCH_FAILS)
-    switching = which == "auto" and bound is not None and kind == "complete"
-    if switching:
-        runner.switch_at = budget
+    # "auto": an optimisation may go on learning after a failure budget (auto.py)
+    switching = False
+    if which == "auto" and kind == "complete":
+        runner.switch_at = switch_budget(solver, budget, bound is not None)
+        switching = runner.switch_at is not None
     stats.search = "learning" if learning else "classic"
     if learning and restarts is None:
         restarts = ("luby", DEFAULT_SCALE)  # learning restarts by default

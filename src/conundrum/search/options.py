@@ -11,9 +11,8 @@ from conundrum.search.stats import SearchStats
 # the searches: depth-first, conflict-driven learning, and the choice between them
 SEARCHES = ("classic", "learning", "auto")
 # search="auto": an optimisation searches depth-first for this many failures, then goes on
-# with the learning search ("auto:N" sets N). Measured on the benchmark's optimisation rows
-# and its hard section: see notes/ISSUE-29-PLAN.md ("auto")
-AUTO_SWITCH_FAILS = 100_000
+# with the learning search ("auto:N" sets N); see auto.py for the rules and their figures
+AUTO_SWITCH_FAILS = 1000
 
 
 def parse_search(text: str) -> tuple[str, int]:
