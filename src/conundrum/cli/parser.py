@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = common.add_argument_group("search")
     s.add_argument("--var-select", choices=VAR_SELECTS + LEARNING_VAR_SELECTS, metavar="H",
                    help="variable selection: " + ", ".join(VAR_SELECTS) + " (default "
-                   "dom_wdeg); with --search learning also activity")
+                   "dom_wdeg); with --search learning or auto also activity")
     s.add_argument("--value-select", choices=VALUE_SELECTS, metavar="H",
                    help="value selection: " + ", ".join(VALUE_SELECTS) + " (default auto: min, "
                    "or split on domains of more than 65,536 values)")
