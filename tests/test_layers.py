@@ -22,6 +22,7 @@ ROOT = pathlib.Path(conundrum.__file__).parent
 # part of the package -> rank; a part imports only parts of a lower rank (and itself)
 RANK = {
     "_pure": 0,          # the switch to the pure-Python engine: imports nothing of ours
+    "_interrupt": 0,     # Ctrl-C for the compiled loops: interpreted, imports nothing
     "state": 0,          # the trail of stamped cells
     "engine": 1,         # variables, domains, the fixpoint
     "propagators": 2,    # one family per module

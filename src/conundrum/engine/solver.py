@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from conundrum._interrupt import poll
 from conundrum.engine.errors import Inconsistency, TimeUp
 from conundrum.engine.propagator import Propagator
 from conundrum.engine.var import IntVar
@@ -109,10 +110,11 @@ class Solver:
                 else:
                     p.scheduled = False
                     p.propagate()
-                if not count & CLOCK_MASK and self.deadline and \
-                        time.perf_counter() > self.deadline:
-                    self.clear_queue()
-                    raise TimeUp
+                if not count & CLOCK_MASK:
+                    poll()  # lets Ctrl-C in (see conundrum/_interrupt.py)
+                    if self.deadline and time.perf_counter() > self.deadline:
+                        self.clear_queue()
+                        raise TimeUp
         except Inconsistency:
             if p is not None:
                 p.failed()

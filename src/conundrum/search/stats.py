@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from conundrum._interrupt import poll
+
 # What a run established, in MiniZinc's words (its status names in lower case; MiniZinc
 # says OPTIMAL_SOLUTION where `status.upper()` gives it):
 SATISFIED = "satisfied"  # solutions found (the one asked for, or some before a limit)
@@ -63,8 +65,11 @@ class SearchStats:
 
     def count_node(self, depth: int) -> None:
         """One more node, at `depth` decisions from the root (nodes by depth are the
-        tree's shape, for --plot: a new depth is rare)."""
+        tree's shape, for --plot: a new depth is rare). Every 1024 nodes Ctrl-C gets its
+        chance (conundrum/_interrupt.py)."""
         self.nodes += 1
+        if not self.nodes & 1023:
+            poll()
         profile = self.depth_nodes
         if depth > len(profile):
             profile.extend([0] * (depth - len(profile)))
