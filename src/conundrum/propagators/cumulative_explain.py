@@ -1,4 +1,4 @@
-"""Explanations of the Cumulative propagator (issue 29 slice 6), for the learning search
+"""Explanations of the Cumulative propagator (issue 29 slice 9), for the learning search
 (the principles are in scheduling_explain.py).
 
 Timetable pushes (Schutt, Feydy, Stuckey, "Explaining the cumulative propagator", 2011,

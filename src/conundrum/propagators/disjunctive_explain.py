@@ -1,4 +1,4 @@
-"""Explanations of the Disjunctive propagator (issue 29 slice 6), for the learning search
+"""Explanations of the Disjunctive propagator (issue 29 slice 9), for the learning search
 (the principles are in scheduling_explain.py).
 
 The propagator marks each change with a payload code: the rule, and the pair or task it

@@ -1,4 +1,4 @@
-"""Explanations of the scheduling propagators (issue 29 slice 6), for the learning search:
+"""Explanations of the scheduling propagators (issue 29 slice 9), for the learning search:
 the shared helpers and the separations of pairs; cumulative_explain.py and
 disjunctive_explain.py build on them.
 
