@@ -72,6 +72,52 @@ def test_golomb_optimum(n: int, optimum: int) -> None:
         assert len(set(diffs)) == len(diffs)
 
 
+def scheduling(seed: int) -> tuple[cn.Model, cn.Var]:
+    """A small random job shop (4 jobs of 3 tasks on 3 machines) whose jobs also draw on
+    a cumulative resource, and a pair of rectangles: every scheduling propagator explains
+    its inferences to the learning search (scheduling_explain.py and beside it)."""
+    rng = random.Random(seed)
+    m = cn.Model()
+    horizon = 30
+    makespan = m.int_var(0, horizon, "makespan")
+    starts: list[cn.Var] = []
+    durations: list[int] = []
+    machines: dict[int, list[int]] = {}
+    for j in range(4):
+        order = rng.sample(range(3), 3)
+        prev: cn.Var | None = None
+        last = 0
+        for k in range(3):
+            d = rng.randint(1, 4)
+            s = m.int_var(0, horizon, f"s{j}{k}")
+            if prev is not None:
+                m += prev + last <= s
+            machines.setdefault(order[k], []).append(len(starts))
+            starts.append(s)
+            durations.append(d)
+            prev, last = s, d
+        assert prev is not None
+        m += prev + last <= makespan
+    for tasks in machines.values():
+        m += cn.no_overlap([starts[t] for t in tasks], [durations[t] for t in tasks])
+    m += cn.cumulative(starts, durations, [rng.randint(1, 2) for _ in starts], 3)
+    w = m.int_var(1, 3, "w")
+    m += cn.no_overlap_2d([starts[0], starts[4]], [0, w - 1], [durations[0], durations[4]],
+                          [2, 2])
+    return m, makespan
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scheduling_optimum(seed: int) -> None:
+    m, makespan = scheduling(seed)
+    best = m.minimize(makespan)
+    assert best is not None
+    for opts in ({}, {"var_select": "activity"}, {"restarts": "luby:1"}):
+        got = m.minimize(makespan, search="learning", **opts)
+        assert got is not None and got[makespan] == best[makespan], opts
+        assert m.stats.status == "optimal_solution"
+
+
 def test_knapsack_optimum_against_dynamic_programming() -> None:
     rng = random.Random(5)
     w = [rng.randint(5, 40) for _ in range(18)]

@@ -28,8 +28,30 @@ is what the engine requires of a propagator.
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.cumulative_explain import (
+    explain_cumulative,
+    explain_cumulative_failure,
+)
+from conundrum.propagators.disjunctive_explain import (
+    EDGE_BACKWARD,
+    EDGE_FORWARD,
+    PRECEDENCE,
+    RULES,
+    explain_disjunctive,
+    explain_disjunctive_failure,
+)
+from conundrum.propagators.scheduling_explain import (
+    explain_separation,
+    explain_separation_failure,
+    rectangle_ways,
+)
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
 def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
@@ -88,10 +110,14 @@ def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
 class Disjunctive(Propagator):
     """Tasks (s_i, d_i) on a unary resource: no two overlap. With strict=False a task of
     duration 0 may sit anywhere (MiniZinc's disjunctive); with strict=True it may not sit
-    strictly inside another task (disjunctive_strict)."""
+    strictly inside another task (disjunctive_strict).
+
+    Under a learning search it marks each change in the journal's payload with the rule
+    that made it (scheduling_explain.py: a pair's precedence, an edge-finding push)."""
 
     priority = 2
     makes_holes = False
+    explains = True
 
     def __init__(self, solver: Solver, starts: list[IntView], durations: list[IntView],
                  strict: bool) -> None:
@@ -113,34 +139,54 @@ class Disjunctive(Propagator):
         self._precedences()
         self._edge_finding()
 
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_disjunctive(journal, self.starts, self.durations, self.strict, e,
+                                   out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_disjunctive_failure(journal, self.starts, self.durations,
+                                           self.strict, out)
+
     def _precedences(self) -> None:
         """For each pair that cannot go in one order, post the other order."""
         s, d, strict = self.starts, self.durations, self.strict
+        journal = self.solver.journal
         n = len(s)
         for i in range(n):
             for j in range(i + 1, n):
                 if not strict and (d[i].lo == 0 or d[j].lo == 0):
                     continue
+                if journal is not None:
+                    journal.current_code = PRECEDENCE + RULES * (i * n + j)
                 _separate([(s[i], d[i], s[j]), (s[j], d[j], s[i])])
 
     def _edge_finding(self) -> None:
         s, d = self.starts, self.durations
+        journal = self.solver.journal
         tasks = [k for k in range(len(s)) if d[k].lo > 0]
         if len(tasks) < 2:
             return
         est = [s[k].lo for k in tasks]
         lct = [s[k].hi + d[k].hi for k in tasks]
         p = [d[k].lo for k in tasks]
+        if journal is not None:
+            journal.current_code = EDGE_FORWARD  # an overload
         new_est = edge_finding(est, lct, p)
         for a, k in enumerate(tasks):
             if new_est[a] > est[a]:
+                if journal is not None:
+                    journal.current_code = EDGE_FORWARD + RULES * (k + 1)
                 s[k].set_min(new_est[a])
         # the mirror image: time runs backwards, latest completions become earliest starts
         est = [-(s[k].hi + d[k].hi) for k in tasks]
         lct = [-s[k].lo for k in tasks]
+        if journal is not None:
+            journal.current_code = EDGE_BACKWARD
         new_est = edge_finding(est, lct, p)
         for a, k in enumerate(tasks):
             if new_est[a] > est[a]:
+                if journal is not None:
+                    journal.current_code = EDGE_BACKWARD + RULES * (k + 1)
                 latest_end = -new_est[a]
                 s[k].set_max(latest_end - d[k].lo)
                 d[k].set_max(latest_end - s[k].lo)
@@ -152,6 +198,7 @@ class Cumulative(Propagator):
 
     priority = 2
     makes_holes = False
+    explains = True
 
     def __init__(self, solver: Solver, starts: list[IntView], durations: list[IntView],
                  demands: list[IntView], capacity: IntView) -> None:
@@ -160,6 +207,14 @@ class Cumulative(Propagator):
         self.durations = durations
         self.demands = demands
         self.capacity = capacity
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        return explain_cumulative(journal, self.starts, self.durations, self.demands,
+                                  self.capacity, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return explain_cumulative_failure(journal, self.starts, self.durations,
+                                          self.demands, self.capacity, out)
 
     def post(self) -> None:
         for group in (self.starts, self.durations, self.demands):
@@ -265,10 +320,14 @@ class Cumulative(Propagator):
 
 class NoOverlap2D(Propagator):
     """Rectangles (x_i, y_i, w_i, h_i) do not overlap: each pair is separated on x or on y
-    (a rectangle of width or height 0 may still not lie strictly inside another)."""
+    (a rectangle of width or height 0 may still not lie strictly inside another).
+
+    Under a learning search it marks each change in the journal's payload with the pair
+    (i * n + j) whose last separation it enforces."""
 
     priority = 2
     makes_holes = False
+    explains = True
 
     def __init__(self, solver: Solver, xs: list[IntView], ys: list[IntView],
                  ws: list[IntView], hs: list[IntView]) -> None:
@@ -284,11 +343,30 @@ class NoOverlap2D(Propagator):
                 v.set_min(0)
         self.propagate()
 
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        pair = journal.code[e]
+        n = len(self.xs)
+        if not 0 <= pair < n * n:
+            return False
+        ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
+        return explain_separation(journal, ways, e, 0, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        pair = journal.current_code
+        n = len(self.xs)
+        if not 0 <= pair < n * n:
+            return False
+        ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
+        return explain_separation_failure(journal, ways, 0, out)
+
     def propagate(self) -> None:
         xs, ys, ws, hs = self.xs, self.ys, self.ws, self.hs
+        journal = self.solver.journal
         n = len(xs)
         for i in range(n):
             for j in range(i + 1, n):
+                if journal is not None:
+                    journal.current_code = i * n + j
                 # i left of j, j left of i, i below j, j below i
                 _separate([(xs[i], ws[i], xs[j]), (xs[j], ws[j], xs[i]),
                            (ys[i], hs[i], ys[j]), (ys[j], hs[j], ys[i])])
