@@ -148,6 +148,11 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
                         (-3, 4), (0, 4), (0, 3)),
     "power_holes": ranges(lambda x: [x[0] ** 3 == x[1], x[1] != 1, x[1] != x[2] * 8],
                           (-2, 3), (-8, 27), (-1, 2)),
+    "min_max_neg": ranges(lambda x: [cn.max(x[0], x[1], x[2]) == x[3],
+                                     cn.min(x[0], x[1]) == x[4], x[3] - x[4] >= 2],
+                          (-2, 2), (-3, 1), (0, 3), (-1, 2), (-3, 2)),
+    "arg_max_wide": ranges(lambda x: [cn.arg_max(x[:3]) == x[3], x[0] + x[1] + x[2] <= 4],
+                           (-1, 3), (0, 2), (-2, 3), (0, 2)),
     "no_overlap_2d": one(lambda m, x: cn.no_overlap_2d(x[:2], x[2:], [2, 1], [1, 2]), hi=2),
     "member": member,
     "sparse": sparse,
@@ -407,7 +412,8 @@ def test_journal_and_explanations(name: str) -> None:
 
 
 # the models of the arithmetic relations, run again with their interval reasoning only
-ARITH = ["abs", "abs_holes", "abs_sum", "affine", "affine_neg", "division", "exact_div_neg",
+ARITH = ["abs", "abs_holes", "abs_sum", "affine", "affine_neg", "arg_max", "arg_max_wide",
+         "division", "exact_div_neg", "min_max", "min_max_neg",
          "floor_div_holes", "floor_div_neg", "mod_const", "mod_holes", "mod_neg", "power",
          "power_even", "power_holes", "power_odd", "sparse", "times", "times_holes",
          "times_neg", "times_nonzero", "times_sum"]
@@ -527,8 +533,7 @@ def test_every_propagator_family_is_checked() -> None:
 # explanations would be. The list shrinks as classes learn to explain themselves.
 FALLBACK = {
     "AllDifferentBounds", "AllDifferentDomain", "AllDifferentExcept0",
-    "AllDifferentValue", "ArgMax", "BinPacking", "Circuit", "Cumulative",
-    "Disjunctive", "ElementConst", "ElementVar", "MinMax", "NoOverlap2D", "ReifiedLinear",
-    "Table",
+    "AllDifferentValue", "BinPacking", "Circuit", "Cumulative", "Disjunctive",
+    "ElementConst", "ElementVar", "NoOverlap2D", "ReifiedLinear", "Table",
 }
 

@@ -98,10 +98,12 @@ def _first_in(a: int, b: int, lo: int, hi: int, bits: int) -> int | None:
 
 def _shared(xs: list[IntView]) -> bool:
     """Whether two views name the same variable."""
-    for j in range(len(xs)):
-        for m in range(j):
-            if xs[j].root is xs[m].root:
-                return True
+    seen: set[int] = set()
+    for x in xs:
+        i = x.root.index
+        if i in seen:
+            return True
+        seen.add(i)
     return False
 
 
@@ -602,3 +604,185 @@ def linear_hull(k: int, coefs: list[int], c: int, lo: list[int],
     if a > 0:
         return [ceil_div(-rest_hi, a), (-rest_lo) // a]
     return [ceil_div(-rest_lo, a), (-rest_hi) // a]
+
+
+def max_hull(k: int, lo: list[int], hi: list[int]) -> list[int]:
+    """z = max(xs) (views xs, then z last): z between the largest lower and upper bounds;
+    an x at most z, and at least z when no other x can reach z."""
+    n = len(lo) - 1
+    if k == n:
+        return [max(lo[:n]), max(hi[:n])]
+    others_lo = others_hi = lo[n] - 1  # the largest other bounds (none: below z)
+    first = True
+    for j in range(n):
+        if j != k:
+            if first or lo[j] > others_lo:
+                others_lo = lo[j]
+            if first or hi[j] > others_hi:
+                others_hi = hi[j]
+            first = False
+    if not first and others_lo > hi[n]:
+        return []  # another x already exceeds z
+    a = lo[n] if first or others_hi < lo[n] else lo[k]
+    return [a, hi[n]]
+
+
+def min_hull(k: int, lo: list[int], hi: list[int]) -> list[int]:
+    """z = min(xs): max_hull on the negated values."""
+    neg = max_hull(k, [-v for v in hi], [-v for v in lo])
+    out: list[int] = []
+    for t in range(0, len(neg), 2):
+        out.append(-neg[t + 1])
+        out.append(-neg[t])
+    return out
+
+
+def argmax_hull(k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+    """i == the first position of the largest of xs (views xs, then i last)."""
+    n = len(lo) - 1
+    # after[j]: the largest lower bound after position j; the one before it, as we go
+    low = -(1 << 62) if n == 0 else min(lo[:n]) - 1
+    after = [low] * n
+    best = low
+    for j in range(n - 1, -1, -1):
+        after[j] = best
+        if lo[j] > best:
+            best = lo[j]
+    positions: list[int] = []  # the positions i can take, as far as the bounds say
+    before = low
+    for j in range(n):
+        if contains(j, lo[n], hi[n], bits[n]) and hi[j] > before and hi[j] >= after[j]:
+            positions.append(j)
+        if lo[j] > before:
+            before = lo[j]
+    if k == n:
+        out: list[int] = []
+        for j in positions:
+            out += [j, j]
+        return out
+    if not positions:
+        return []
+    top = lo[k]
+    if k not in positions:  # x_k is at most the maximum, and below it if earlier
+        first = True
+        for j in positions:
+            h = hi[j] if j < k else hi[j] - 1
+            if first or h > top:
+                top = h
+            first = False
+        hi_k = top
+    else:
+        hi_k = hi[k]
+    lo_k = lo[k]
+    if len(positions) == 1 and positions[0] == k:  # x_k is the first maximum
+        lo_k = max(lo_k, after[k])
+        for j in range(k):
+            lo_k = max(lo_k, lo[j] + 1)
+    return [lo_k, hi_k]
+
+
+# ------------------------------------------------- min and max: the direct explanations
+
+
+def _oriented(journal: Journal, x: IntView, entry: int, s: int) -> tuple[int, int]:
+    """x's bounds as entry left them, in the orientation s (1: as is, -1: negated, so that
+    a minimum reads as a maximum)."""
+    lo, hi, _ = journal.domain_at(x.root.index, entry)
+    lo += x.offset
+    hi += x.offset
+    return (lo, hi) if s == 1 else (-hi, -lo)
+
+
+def _bound(journal: Journal, x: IntView, s: int, upper: bool, t: int,
+           out: list[Pred]) -> None:
+    """Append [x <= t] (upper) or [x >= t] in orientation s, unless a root fact."""
+    kind = LE if upper == (s == 1) else GE
+    r = x.root
+    i = r.index
+    v = (t if s == 1 else -t) - x.offset
+    if kind == GE and v > journal.root_lo[i]:
+        out.append(Pred(r, GE, v))
+    elif kind == LE and v < journal.root_hi[i]:
+        out.append(Pred(r, LE, v))
+
+
+def minmax_change(journal: Journal, xs: list[IntView], z: IntView, s: int, e: int,
+                  out: list[Pred]) -> bool:
+    """Explain entry e of z = max(xs) (s = 1) or min(xs) (s = -1, read as a maximum of
+    negated values) by the rule that made it, in O(n): z >= x_j, z <= the largest upper
+    bound, x_k <= z, and x_k >= z when no other x can reach z. False when the entry is
+    not one of those (a bound that skipped holes, a shared variable): then prove it."""
+    i = journal.var[e]
+    if z.root.index == i:
+        k = -1
+    else:
+        k = -2
+        for j in range(len(xs)):
+            if xs[j].root.index == i:
+                if k != -2:
+                    return False
+                k = j
+        if k == -2:
+            return False
+    x = z if k < 0 else xs[k]
+    lo, hi = _oriented(journal, x, e, s)
+    plo, phi = _oriented(journal, x, journal.prev[e], s)
+    if (lo > plo) == (hi < phi) or _Entry(journal, e, 0).holes:
+        return False  # both bounds moved, or holes made: not one rule
+    if _shared(xs + [z]):
+        return False
+    start = len(out)
+    if k < 0 and lo > plo:  # z >= x_j >= lo
+        for y in xs:
+            if _oriented(journal, y, journal.entry_before(y.root.index, e), s)[0] >= lo:
+                _bound(journal, y, s, False, lo, out)
+                return True
+        return False
+    if k < 0:  # z <= every upper bound <= hi
+        for y in xs:
+            if _oriented(journal, y, journal.entry_before(y.root.index, e), s)[1] > hi:
+                del out[start:]
+                return False
+            _bound(journal, y, s, True, hi, out)
+        return True
+    zlo, zhi = _oriented(journal, z, journal.entry_before(z.root.index, e), s)
+    if hi < phi:  # x_k <= z <= hi
+        if zhi > hi:
+            return False
+        _bound(journal, z, s, True, hi, out)
+        return True
+    t = lo  # x_k = z >= t, every other x <= t - 1
+    for j in range(len(xs)):
+        if j != k:
+            y = xs[j]
+            yhi = _oriented(journal, y, journal.entry_before(y.root.index, e), s)[1]
+            if yhi + 1 > t:
+                t = yhi + 1
+    if t > zlo:
+        return False
+    _bound(journal, z, s, False, t, out)
+    for j in range(len(xs)):
+        if j != k:
+            _bound(journal, xs[j], s, True, t - 1, out)
+    return True
+
+
+def minmax_failure(journal: Journal, xs: list[IntView], z: IntView, s: int,
+                   out: list[Pred]) -> bool:
+    """Explain a failure of z = max(xs) (s = 1, or min with s = -1) now: some x above z's
+    upper bound, or every x below z's lower bound. False otherwise."""
+    now = len(journal)
+    zlo, zhi = _oriented(journal, z, journal.entry_before(z.root.index, now), s)
+    for y in xs:
+        ylo = _oriented(journal, y, journal.entry_before(y.root.index, now), s)[0]
+        if ylo > zhi:
+            _bound(journal, y, s, False, ylo, out)
+            _bound(journal, z, s, True, ylo - 1, out)
+            return True
+    for y in xs:
+        if _oriented(journal, y, journal.entry_before(y.root.index, now), s)[1] >= zlo:
+            return False
+    for y in xs:
+        _bound(journal, y, s, True, zlo - 1, out)
+    _bound(journal, z, s, False, zlo, out)
+    return True
