@@ -533,7 +533,7 @@ def test_every_propagator_family_is_checked() -> None:
 # explanations would be. The list shrinks as classes learn to explain themselves.
 FALLBACK = {
     "AllDifferentBounds", "AllDifferentDomain", "AllDifferentExcept0",
-    "AllDifferentValue", "BinPacking", "Circuit", "Cumulative", "Disjunctive",
+    "AllDifferentValue", "BinPacking", "Cumulative", "Disjunctive",
     "ElementConst", "ElementVar", "NoOverlap2D", "ReifiedLinear", "Table",
 }
 
