@@ -28,8 +28,8 @@ from conundrum.propagators.arith_binary import (
     mod_bounds,
     times_bounds,
 )
-from conundrum.propagators.arith_explain import (
-    Relation,
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import (
     exact_div_hull,
     floor_div_hull,
     mod_hull,

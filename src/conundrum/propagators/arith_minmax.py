@@ -7,14 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Solver
-from conundrum.propagators.arith_explain import (
-    Relation,
-    argmax_hull,
-    max_hull,
-    min_hull,
-    minmax_change,
-    minmax_failure,
-)
+from conundrum.propagators.arith_explain import Relation, minmax_change, minmax_failure
+from conundrum.propagators.arith_hulls import argmax_hull, max_hull, min_hull
 
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal

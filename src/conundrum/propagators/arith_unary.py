@@ -9,7 +9,8 @@ which is what reaches the fixpoint when one bound's rounding tightens another.
 from __future__ import annotations
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
-from conundrum.propagators.arith_explain import Relation, abs_hull, power_hull
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import abs_hull, power_hull
 from conundrum.propagators.arith_intervals import (
     ENUMERATION_LIMIT,
     iroot,
@@ -103,7 +104,8 @@ class Power(Relation):
         return [self.x, self.z]
 
     def satisfied(self, values: list[int]) -> bool:
-        return values[0] ** self.k == values[1]
+        power: int = values[0] ** self.k  # k >= 2: an int
+        return power == values[1]
 
     def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
         return power_hull(k, self.k, lo, hi, bits)

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from conundrum.engine import DOMAIN, Inconsistency, IntVar, IntView, Solver
 from conundrum.engine.var import offsets
-from conundrum.propagators.arith_explain import Relation, linear_hull
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import linear_hull
 
 __all__ = ["SPAN_LIMIT", "LinearEqDomain", "linear_span"]
 

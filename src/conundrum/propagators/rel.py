@@ -7,7 +7,8 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
-from conundrum.propagators.arith_explain import Relation, affine_hull
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import affine_hull
 from conundrum.propagators.linear_explain import explain_bounds, explain_failure
 
 if TYPE_CHECKING:
