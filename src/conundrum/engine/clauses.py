@@ -48,8 +48,19 @@ from typing import TYPE_CHECKING
 from conundrum.engine.errors import Inconsistency
 from conundrum.engine.events import DOMAIN
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
-from conundrum.engine.literals import Pred, falsified, holds, make_true, negate
+from conundrum.engine.literals import (
+    EQ,
+    GE,
+    LE,
+    NE,
+    Pred,
+    falsified,
+    holds,
+    make_true,
+    negate,
+)
 from conundrum.engine.propagator import Propagator
+from conundrum.engine.reasons import change_preds, domain_preds
 
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
@@ -203,10 +214,19 @@ class NogoodStore(Propagator):
         c = journal.code[e]
         self._bump(c)
         s = self.starts[c]
+        last: Pred | None = None
         for p in self.preds[s:s + self.sizes[c]]:
             pos = journal.became_true(p.var.index, p.kind, p.value)
             if pos != NOT_TRUE and pos < e:
                 out.append(p)
+            elif p.var.index == journal.var[e]:
+                last = p
+        # Making `last` false may move a bound past holes (x != lo lifts lo to the next
+        # value): that part follows from the variable's domain before e, not the nogood.
+        made: list[Pred] = []
+        change_preds(journal, e, made)
+        if last is None or not all(_implies(negate(last), m) for m in made):
+            domain_preds(journal, journal.vars[journal.var[e]], journal.prev[e], out, -1)
         return True
 
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
@@ -354,3 +374,16 @@ class NogoodStore(Propagator):
             journal.current_code = c  # the running VarWatch explains by this nogood
         make_true(negate(q))
         return True
+
+
+def _implies(p: Pred, q: Pred) -> bool:
+    """Whether predicate p (on the same variable as q) entails q, by their kinds alone."""
+    v, w = p.value, q.value
+    if q.kind == GE:
+        return (p.kind == GE or p.kind == EQ) and v >= w
+    if q.kind == LE:
+        return (p.kind == LE or p.kind == EQ) and v <= w
+    if q.kind == NE:
+        return (p.kind == NE and v == w) or (p.kind == GE and v > w) or \
+            (p.kind == LE and v < w) or (p.kind == EQ and v != w)
+    return p.kind == EQ and v == w

@@ -125,6 +125,7 @@ def chain_removal(journal: Journal, xs: list[IntView], sub: bool, e: int,
             return False
     elif len(chain) + 1 >= n:
         return False  # closing it is the whole circuit
+    start = len(out)
     for c in chain:
         w = successor(journal, xs[c], e)
         assert w is not None
@@ -134,7 +135,9 @@ def chain_removal(journal: Journal, xs: list[IntView], sub: bool, e: int,
     lo, hi, _ = journal.domain_at(i, e)
     plo, phi, _ = journal.domain_at(i, journal.prev[e])
     if lo != plo or hi != phi:  # a bound moved: where to depends on the domain before
-        domain_preds(journal, xs[k].root, journal.prev[e], out)
+        if not domain_preds(journal, xs[k].root, journal.prev[e], out):
+            del out[start:]  # too many holes to say: the generic explanation
+            return False
     return True
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred
-from conundrum.engine.reasons import domain_preds, explain_entry
+from conundrum.engine.reasons import change_preds, domain_preds, explain_entry
 
 if TYPE_CHECKING:
     from conundrum.engine.var import IntVar
@@ -160,7 +160,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 # what the decision left of its variable's domain needs that domain too
                 prior: list[Pred] = []
                 x: IntVar = journal.vars[journal.var[e]]
-                domain_preds(journal, x, journal.prev[e], prior)
+                domain_preds(journal, x, journal.prev[e], prior, -1)  # all of it: needed
                 for q in prior:
                     _place(journal, q, root, top, pending, heap, kept)
             break
@@ -171,6 +171,14 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 break
         explanation: list[Pred] = []
         explain_entry(journal, e, explanation)
+        # An explanation implies the entry's change; a pending predicate may need more
+        # ([x == v] when the entry moved one bound, the other held before): the rest is
+        # the variable's domain just before the entry.
+        made: list[Pred] = []
+        change_preds(journal, e, made)
+        if not all(any(implies(m, q) for m in made) for q in preds):
+            domain_preds(journal, journal.vars[journal.var[e]], journal.prev[e], explanation,
+                         -1)
         for q in explanation:
             _place(journal, q, root, top, pending, heap, kept)
     if uip is None:
