@@ -537,3 +537,26 @@ FALLBACK = {
     "ElementConst", "ElementVar", "NoOverlap2D", "ReifiedLinear", "Table",
 }
 
+
+
+def test_decision_explanation_keeps_decisions_past_the_holes_cap() -> None:
+    """A decision is explained by the change it made, not by the domain it left: that
+    domain may hold more holes than domain_preds lists (it then says nothing)."""
+    m = cn.Model()
+    x = m.int_var(0, 200, "x")
+    m += x != -1  # keeps a bit set
+    c = compile_model(m.variables, m.constraints, keep_holes=True)
+    assert c is not None
+    ex = c.solver.vars[0]
+    j = Journal(c.solver)
+    j.attach()
+    trail = c.solver.trail
+    trail.push_level()
+    j.current = None
+    for v in range(20, 200, 2):  # 90 holes, each a decision of this level
+        ex.remove(v)
+    out: list[Pred] = []
+    decision_explanation(j, trail.depth, out)
+    assert len(out) == 90 and repr(out[-1]) == "[x!=198]"
+    trail.pop_level()
+    j.detach()
