@@ -89,3 +89,36 @@ def test_implies(d: tuple[int, int], q: tuple[int, int], want: bool) -> None:
 
     x = Solver().int_var(0, 9)
     assert implies(Pred(x, *d), Pred(x, *q)) is want
+
+
+def test_a_predicate_an_entry_only_completed_keeps_the_domain_before() -> None:
+    """[x == 3] becomes true where x >= y lifts x's lower bound to 3, but its other half,
+    x <= 3, came before (a decision). The explanation of that entry ([y >= 3]) implies the
+    lower bound only: analysis must keep [x <= 3], else it learns that y >= 3 never holds."""
+    from conundrum.engine import Solver
+    from conundrum.engine.literals import make_true
+    from conundrum.propagators.linear import LinearLe
+
+    s = Solver()
+    x, y = s.int_var(0, 9), s.int_var(0, 9)
+    x.name, y.name = "x", "y"
+    LinearLe(s, [1, -1], [y, x], 0).post()  # y <= x
+    j = Journal(s)
+    j.attach()
+    trail = s.trail
+    trail.push_level()
+    root = trail.depth
+    decisions = [Pred(x, LE, 3), Pred(y, GE, 3)]
+    for d in decisions:
+        trail.push_level()
+        j.current = None
+        make_true(d)
+        s.fix_point()
+    assert x.lo == x.hi == 3
+    result = analyse(j, [Pred(x, EQ, 3), Pred(y, GE, 3)], root, decisions)
+    # x = 4, y = 3 satisfies y <= x and is not excluded by the conflict [x == 3, y >= 3]
+    assert not all(holds_on(p, [4, 3]) for p in result.nogood), result.nogood
+    assert sorted(map(repr, result.nogood)) == ["[x<=3]", "[y>=3]"]
+    j.detach()
+    while trail.depth > 0:
+        trail.pop_level()

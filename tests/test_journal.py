@@ -35,7 +35,7 @@ from conundrum.engine.reasons import (
     explain_conflict,
     explain_entry,
 )
-from conundrum.propagators import arith, disjunctive_explain, scheduling
+from conundrum.propagators import arith, arith_explain, disjunctive_explain, scheduling
 
 
 def one(build: Callable[[cn.Model, list[cn.Var]], object], n: int = 4, lo: int = 0,
@@ -171,6 +171,17 @@ def sparse() -> cn.Model:
     return m
 
 
+def ranges(build: Callable[[list[cn.Var]], object],
+           *bounds: tuple[int, int]) -> Callable[[], cn.Model]:
+    """A model of one variable per (lo, hi) and the constraint(s) `build` adds."""
+    def make() -> cn.Model:
+        m = cn.Model()
+        xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(bounds)]
+        m += build(xs)
+        return m
+    return make
+
+
 MODELS: dict[str, Callable[[], cn.Model]] = {
     "linear_eq": one(lambda m, x: 2 * x[0] + x[1] - x[2] + 3 * x[3] == 7),
     "linear_le": one(lambda m, x: 3 * x[0] - 2 * x[1] + x[2] + x[3] <= 2),
@@ -217,6 +228,9 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "increasing": one(lambda m, x: cn.increasing(x)),
     "lex": one(lambda m, x: cn.lex_less(x[:2], x[2:])),
     "circuit": one(lambda m, x: cn.circuit(x)),
+    "circuit5": one(lambda m, x: [cn.circuit(x), x[0] != 1, x[2] + x[3] <= 4], n=5, hi=4),
+    "subcircuit": one(lambda m, x: [cn.subcircuit(x), x[0] != 0, x[1] + x[2] >= 3], n=5,
+                      hi=4),
     "inverse": one(lambda m, x: cn.inverse(x[:2], x[2:]), hi=1),
     "no_overlap": one(lambda m, x: cn.no_overlap(x[:3], [2, 1, 2]), lo=0, hi=4, n=3),
     "cumulative": one(lambda m, x: cn.cumulative(x[:3], [2, 2, 1], [1, 2, 2], 3),
@@ -231,6 +245,40 @@ MODELS: dict[str, Callable[[], cn.Model]] = {
     "affine": one(lambda m, x: abs(3 * x[0] - 4) == x[1] + x[2], n=3),
     "power": one(lambda m, x: x[0] ** 2 - x[1] == x[2], lo=-2, hi=2, n=3),
     "arg_max": one(lambda m, x: cn.arg_max(x[:3]) == x[3], hi=2),
+    # the arithmetic relations over negative ranges, divisors whose range holds 0, and
+    # in combination with a sum, so that they fail below the root too
+    "times_neg": ranges(lambda x: x[0] * x[1] == x[2], (-3, 3), (-2, 3), (-4, 5)),
+    "times_nonzero": ranges(lambda x: [x[0] * x[1] == x[2], x[2] != 0, x[0] + x[1] <= 1],
+                            (-3, 2), (-3, 3), (-6, 6)),
+    "exact_div_neg": ranges(lambda x: cn.exact_div(x[0], x[1]) == x[2], (-6, 6), (-2, 3),
+                            (-3, 3)),
+    "floor_div_neg": ranges(lambda x: x[0] // x[1] == x[2], (-5, 6), (-3, 2), (-4, 4)),
+    "mod_neg": ranges(lambda x: x[0] % x[1] == x[2], (-5, 6), (-3, 3), (-3, 3)),
+    "mod_const": ranges(lambda x: [x[0] % 3 == x[1], x[0] % -4 == x[2]], (-7, 9), (0, 2),
+                        (-3, 0)),
+    "power_odd": ranges(lambda x: x[0] ** 3 == x[1] + x[2], (-3, 3), (-20, 20), (-8, 8)),
+    "power_even": ranges(lambda x: [x[0] ** 2 == x[1], x[1] + x[2] <= 6], (-3, 3), (0, 9),
+                         (-2, 4)),
+    "abs_sum": ranges(lambda x: [abs(x[0]) == x[1], x[1] + x[2] == 3, x[0] != x[2]],
+                      (-4, 4), (0, 5), (-1, 4)),
+    "affine_neg": ranges(lambda x: [-3 * x[0] + 2 == x[1], x[1] + x[2] <= 4], (-3, 3),
+                         (-8, 12), (-3, 3)),
+    # results with holes (a root one and one decided by x3): the relations fail on them
+    "times_holes": ranges(lambda x: [x[0] * x[1] == x[2], x[2] != 2, x[2] != x[3]],
+                          (-2, 3), (-2, 3), (-6, 9), (0, 4)),
+    "floor_div_holes": ranges(lambda x: [x[0] // x[1] == x[2], x[2] != 1, x[2] != x[3]],
+                              (-4, 6), (-2, 3), (-3, 4), (-1, 2)),
+    "mod_holes": ranges(lambda x: [x[0] % x[1] == x[2], x[2] != 1, x[2] != x[3]],
+                        (-4, 6), (-2, 3), (-2, 3), (-1, 2)),
+    "abs_holes": ranges(lambda x: [abs(x[0]) == x[1], x[1] != 1, x[1] != x[2]],
+                        (-3, 4), (0, 4), (0, 3)),
+    "power_holes": ranges(lambda x: [x[0] ** 3 == x[1], x[1] != 1, x[1] != x[2] * 8],
+                          (-2, 3), (-8, 27), (-1, 2)),
+    "min_max_neg": ranges(lambda x: [cn.max(x[0], x[1], x[2]) == x[3],
+                                     cn.min(x[0], x[1]) == x[4], x[3] - x[4] >= 2],
+                          (-2, 2), (-3, 1), (0, 3), (-1, 2), (-3, 2)),
+    "arg_max_wide": ranges(lambda x: [cn.arg_max(x[:3]) == x[3], x[0] + x[1] + x[2] <= 4],
+                           (-1, 3), (0, 2), (-2, 3), (0, 2)),
     "no_overlap_2d": one(lambda m, x: cn.no_overlap_2d(x[:2], x[2:], [2, 1], [1, 2]), hi=2),
     "member": member,
     "sparse": sparse,
@@ -291,9 +339,11 @@ def _golomb(n: int) -> cn.Model:
     return m
 
 
-def compiled(name: str) -> CompiledModel:
+def compiled(name: str, enumerate_small: bool = True) -> CompiledModel:
     """The model compiled without tables for its small non-linear parts, so that the
-    arithmetic propagators (products, powers, abs, ...) are the ones explained."""
+    arithmetic propagators (products, powers, abs, ...) are the ones explained; without
+    `enumerate_small` they never enumerate the pairs of small domains either, and reason
+    on intervals only."""
     m = MODELS[name]()
     limits = tabulate.TABLE_LIMIT, arith.ENUMERATION_LIMIT
     tabulate.TABLE_LIMIT = arith.ENUMERATION_LIMIT = 0
@@ -302,6 +352,11 @@ def compiled(name: str) -> CompiledModel:
     finally:
         tabulate.TABLE_LIMIT, arith.ENUMERATION_LIMIT = limits
     assert c is not None, f"{name}: fails at the root"
+    if not enumerate_small:
+        for x in c.solver.vars:
+            for p in x.wake_fix:
+                if isinstance(p, (arith.Abs, arith.Power, arith.BinaryFunction)):
+                    p.limit = 0
     return c
 
 
@@ -440,6 +495,7 @@ class Walk:
                         f"[{x.name}{KIND_NAMES[kind]}{value}] became true at {e}")
         # every entry of this node's level, explained
         if self.solutions is not None:
+            self.check_failure_proofs()
             start = self.path[-1][0] if self.path else 0
             for e in range(start, n):
                 self.check_explanation(e)
@@ -464,6 +520,21 @@ class Walk:
                     f"{type(j.reason[e]).__name__}: {expl} does not imply {made}: "
                     f"solution {s}")
         self.checked += 1
+
+    def check_failure_proofs(self) -> None:
+        """A propagator's own failure explanation, asked at a node where it did not fail,
+        must still be sound if it claims one (its predicates exclude every solution)."""
+        j = self.journal
+        assert j is not None
+        for p in j.propagators:
+            if not p.explains or not p.active:
+                continue
+            expl: list[Pred] = []
+            if p.explain_conflict(j, expl):
+                for s in self.solutions or []:
+                    assert not all(holds_on(q, s) for q in expl), (
+                        f"{type(p).__name__} claims failure, but solution {s} satisfies "
+                        f"{expl}")
 
     def at_conflict(self) -> None:
         j = self.journal
@@ -501,6 +572,32 @@ def test_journal_and_explanations(name: str) -> None:
         assert walk.checked > 0
         assert len(j) == 0  # every level undone
         assert all(x.journal is None for x in c.solver.vars) and c.solver.journal is None
+
+
+# the models of the arithmetic relations, run again with their interval reasoning only
+ARITH = ["abs", "abs_holes", "abs_sum", "affine", "affine_neg", "arg_max", "arg_max_wide",
+         "division", "exact_div_neg", "min_max", "min_max_neg",
+         "floor_div_holes", "floor_div_neg", "mod_const", "mod_holes", "mod_neg", "power",
+         "power_even", "power_holes", "power_odd", "sparse", "times", "times_holes",
+         "times_neg", "times_nonzero", "times_sum"]
+
+
+@pytest.mark.parametrize("explain_limit", [arith_explain.EXPLAIN_LIMIT, 0])
+@pytest.mark.parametrize("name", ARITH)
+def test_arithmetic_by_intervals(name: str, explain_limit: int,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arithmetic propagators' interval reasoning, explained; with explain_limit 0
+    the explanations are proved by arith_explain's hulls alone (no enumeration)."""
+    monkeypatch.setattr(arith_explain, "EXPLAIN_LIMIT", explain_limit)
+    sols = solutions_of(name)
+    for seed in range(2):
+        c = compiled(name, enumerate_small=False)
+        j = Journal(c.solver)
+        j.attach()
+        walk = Walk(c, j, seed, sols)
+        assert sorted(walk.run()) == sorted(sols)
+        j.detach()
+        assert walk.checked > 0
 
 
 def test_scopes_are_the_subscribed_variables() -> None:
@@ -626,7 +723,8 @@ def test_every_propagator_family_is_checked() -> None:
     for name in MODELS:
         for p in Journal(compiled(name).solver).propagators:
             explains[type(p).__name__] = p.explains
-    abstract = {"_Terms", "ValueElimination"}  # shared bases (linear, all_different)
+    # shared bases (linear, all_different, the arithmetic relations)
+    abstract = {"_Terms", "ValueElimination", "Relation"}
     assert set(classes) - set(explains) - abstract - {"NogoodStore", "VarWatch"} == set()
     # which classes explain themselves, and which rely on the generic explanations
     assert {name for name, yes in explains.items() if not yes} == FALLBACK
@@ -635,8 +733,27 @@ def test_every_propagator_family_is_checked() -> None:
 # The propagator classes whose inferences the learning search explains generically (by
 # the domains of their variables, engine/reasons.py): correct, and weaker than their own
 # explanations would be. The list shrinks as classes learn to explain themselves.
-FALLBACK = {
-    "Abs", "Affine", "ArgMax", "BinaryFunction", "Circuit", "EqualOffset",
-    "LinearEqDomain", "Member", "MinMax", "Power",
-}
+FALLBACK: set[str] = set()
 
+
+def test_decision_explanation_keeps_decisions_past_the_holes_cap() -> None:
+    """A decision is explained by the change it made, not by the domain it left: that
+    domain may hold more holes than domain_preds lists (it then says nothing)."""
+    m = cn.Model()
+    x = m.int_var(0, 200, "x")
+    m += x != -1  # keeps a bit set
+    c = compile_model(m.variables, m.constraints, keep_holes=True)
+    assert c is not None
+    ex = c.solver.vars[0]
+    j = Journal(c.solver)
+    j.attach()
+    trail = c.solver.trail
+    trail.push_level()
+    j.current = None
+    for v in range(20, 200, 2):  # 90 holes, each a decision of this level
+        ex.remove(v)
+    out: list[Pred] = []
+    decision_explanation(j, trail.depth, out)
+    assert len(out) == 90 and repr(out[-1]) == "[x!=198]"
+    trail.pop_level()
+    j.detach()

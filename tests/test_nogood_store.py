@@ -358,3 +358,32 @@ def test_explanation_of_a_bound_moved_past_holes():
     assert set(out) == {Pred(y, GE, 1), Pred(x, GE, 2), Pred(x, NE, 3), Pred(x, NE, 4)}
     s.trail.pop_level()
     j.detach()
+
+
+def test_a_propagation_past_holes_is_explained_with_the_domain_before():
+    """not (y >= 2 and x <= 1) with x in {0, 1, 4, 5}: x's lower bound jumps to 4, which
+    the nogood implies only with x's holes at 2 and 3 (its domain before the entry)."""
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import GE, NE
+
+    s = Solver()
+    x = s.int_var(0, 5, "x")
+    y = s.int_var(0, 5, "y")
+    store = NogoodStore(s)
+    s.post(store)
+    store.add([Pred(y, GE, 2), Pred(x, 1, 1)])
+    j = Journal(s)
+    j.attach()
+    s.trail.push_level()
+    j.current = None
+    x.remove(2)
+    x.remove(3)
+    y.set_min(2)
+    s.fix_point()
+    assert x.lo == 4
+    e = j.last[x.index]
+    out: list[Pred] = []
+    assert store.explain(j, e, out)
+    assert Pred(y, GE, 2) in out and Pred(x, NE, 2) in out and Pred(x, NE, 3) in out
+    s.trail.pop_level()
+    j.detach()

@@ -361,3 +361,4 @@ class NogoodStore(Propagator):
             journal.current_code = c  # the running VarWatch explains by this nogood
         make_true(negate(q))
         return True
+

@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 MAX_HOLES: Final = 64  # holes of one variable in a scope explanation before giving up on it
 
 
-def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:
+def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred],
+                 max_holes: int = MAX_HOLES) -> bool:
     """Append the predicates that say x's domain as entry e left it (ROOT: nothing to say),
-    against the snapshot; False (and nothing appended) past MAX_HOLES holes."""
+    against the snapshot; False (and nothing appended) past max_holes holes (-1: no cap).
+    A caller that needs the domain must not ignore False: nothing was said."""
     i = x.index
     lo, hi, bits = journal.domain_at(i, e)
     root_lo = journal.root_lo[i]
@@ -51,7 +53,7 @@ def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred]) -> bool:
             v = lo + low.bit_length() - 1
             if contains_in(v, root_lo, root_hi, root_bits):
                 holes.append(v)
-                if len(holes) > MAX_HOLES:
+                if 0 <= max_holes < len(holes):
                     return False
             missing ^= low
     if lo > root_lo:
@@ -123,18 +125,36 @@ def scope_explanation(journal: Journal, p: Propagator, pos: int, out: list[Pred]
     return True
 
 
+def change_preds(journal: Journal, e: int, out: list[Pred]) -> None:
+    """Append what entry e made true against its variable's previous domain: a raised
+    lower bound, a lowered upper bound, each value it removed inside the new bounds."""
+    i = journal.var[e]
+    x = journal.vars[i]
+    lo, hi, bits = journal.domain_at(i, e)
+    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
+    if lo > plo:
+        out.append(Pred(x, GE, lo))
+    if hi < phi:
+        out.append(Pred(x, LE, hi))
+    if bits >= 0 and lo < hi:
+        for v in range(lo + 1, hi):
+            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
+                out.append(Pred(x, NE, v))
+
+
 def decision_explanation(journal: Journal, level: int, out: list[Pred]) -> None:
     """Fallback (b): the search decisions of the trail levels up to `level`, each as the
-    domain it gave its variable."""
+    change it made (a bound, or one value removed). Not as the domain it left: that
+    domain also holds what propagation removed before, and may have too many holes to
+    list (domain_preds then says nothing, and the explanation would lose the decision)."""
     reason = journal.reason
     levels = journal.level
     var = journal.var
-    vars_ = journal.vars
     for e in range(len(var)):
         if levels[e] > level:
             break
         if reason[e] is None:
-            domain_preds(journal, vars_[var[e]], e, out)  # a decision: never many holes
+            change_preds(journal, e, out)
 
 
 def explain_entry(journal: Journal, e: int, out: list[Pred]) -> None:
@@ -157,6 +177,6 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
         decision_explanation(journal, journal.trail.depth, out)
 
 
-__all__ = ["MAX_HOLES", "ROOT", "decision_explanation", "domain_preds",
-           "bounds_context", "explain_conflict", "explain_entry", "scope_explanation",
+__all__ = ["MAX_HOLES", "ROOT", "bounds_context", "change_preds", "decision_explanation",
+           "domain_preds", "explain_conflict", "explain_entry", "scope_explanation",
            "skipped_values"]

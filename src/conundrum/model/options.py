@@ -33,7 +33,8 @@ Sense = Literal["min", "max"]
 class SearchKeywords(TypedDict, total=False):
     """How to search; every key is optional (names as in ECLiPSe's search/6).
 
-    - ``var_select``: which variable to branch on (default ``"dom_wdeg"``);
+    - ``var_select``: which variable to branch on (default ``"dom_wdeg"``; ``"activity"``
+      for the learning search, standing for ``"dom_wdeg"`` where ``"auto"`` does not learn);
     - ``value_select``: which value to try first (default ``"auto"``);
     - ``method``: ``"complete"`` (default), ``"lds:N"``, ``"bbs:N"``, or ``cn.lds(N)``,
       ``cn.bbs(N)``;

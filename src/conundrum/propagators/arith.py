@@ -21,12 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
 from conundrum.propagators.arith_binary import (
     exact_div_bounds,
     floor_div_bounds,
     mod_bounds,
     times_bounds,
+)
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import (
+    exact_div_hull,
+    floor_div_hull,
+    mod_hull,
+    times_hull,
 )
 from conundrum.propagators.arith_intervals import (
     ENUMERATION_LIMIT,
@@ -100,7 +107,7 @@ BINARY_OPS: dict[str, tuple[Operation, Bounds]] = {
 }
 
 
-class BinaryFunction(Propagator):
+class BinaryFunction(Relation):
     """z = f(x, y) for one of BINARY_OPS, for domains too large to tabulate (the compiler
     posts a compact-table of every (a, b, f(a, b)) for small ones). With x and y fixed, z
     is computed and checked; while x and y are small bit sets with at most `limit` pairs,
@@ -122,6 +129,23 @@ class BinaryFunction(Propagator):
         # usefully (the propagator checklist), and keep it non-idempotent.
         self.idempotent = (x.root is not y.root and x.root is not z.root
                            and y.root is not z.root)
+
+    def views(self) -> list[IntView]:
+        return [self.x, self.y, self.z]
+
+    def satisfied(self, values: list[int]) -> bool:
+        r = self.f(values[0], values[1])
+        return r is not None and r == values[2]
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        op = self.op
+        if op == "*":
+            return times_hull(k, lo, hi, bits)
+        if op == "exact_div":
+            return exact_div_hull(k, lo, hi, bits)
+        if op == "//":
+            return floor_div_hull(k, lo, hi, bits)
+        return mod_hull(k, lo, hi, bits)
 
     def post(self) -> None:
         for v in (self.x, self.y, self.z):

@@ -4,11 +4,21 @@
 
 from __future__ import annotations
 
-from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
+from typing import TYPE_CHECKING
+
+from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Solver
+from conundrum.propagators.arith_explain import Relation, minmax_change, minmax_failure
+from conundrum.propagators.arith_hulls import argmax_hull, max_hull, min_hull
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
-class MinMax(Propagator):
-    """z = min(xs) (or max(xs) with is_max), bounds consistent."""
+class MinMax(Relation):
+    """z = min(xs) (or max(xs) with is_max), bounds consistent. Each inference is explained
+    by the rule that made it (a few bounds, in O(n)); one that skipped holes is proved as a
+    relation (arith_explain.py)."""
 
     priority = 1
     makes_holes = False
@@ -16,6 +26,27 @@ class MinMax(Propagator):
     def __init__(self, solver: Solver, xs: list[IntView], z: IntView, is_max: bool) -> None:
         super().__init__(solver)
         self.xs, self.z, self.is_max = xs, z, is_max
+
+    def views(self) -> list[IntView]:
+        return self.xs + [self.z]
+
+    def satisfied(self, values: list[int]) -> bool:
+        n = len(self.xs)
+        best = max(values[:n]) if self.is_max else min(values[:n])
+        return values[n] == best
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return max_hull(k, lo, hi) if self.is_max else min_hull(k, lo, hi)
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        s = 1 if self.is_max else -1
+        return minmax_change(journal, self.xs, self.z, s, e, out) or \
+            super().explain(journal, e, out)
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        s = 1 if self.is_max else -1
+        return minmax_failure(journal, self.xs, self.z, s, out) or \
+            super().explain_conflict(journal, out)
 
     def post(self) -> None:
         for x in self.xs:
@@ -48,7 +79,7 @@ class MinMax(Propagator):
                 able[0].set_max(z.hi)
 
 
-class ArgMax(Propagator):
+class ArgMax(Relation):
     """i == the first position of the largest of xs (0-based), bounds consistent on xs:
 
     * position j stays possible for i while x_j can reach every other lower bound and
@@ -56,6 +87,8 @@ class ArgMax(Propagator):
     * every x_k is at most the largest x_j.hi over the possible positions j (minus one if
       k comes before j), since the maximum is one of them;
     * once i is fixed, x_i is at least every later lower bound and above every earlier one.
+
+    Explained as a relation (arith_explain.py: argmax_hull states the rules above).
     """
 
     priority = 1
@@ -64,6 +97,20 @@ class ArgMax(Propagator):
     def __init__(self, solver: Solver, xs: list[IntView], i: IntView) -> None:
         super().__init__(solver)
         self.xs, self.i = xs, i
+
+    def views(self) -> list[IntView]:
+        return self.xs + [self.i]
+
+    def satisfied(self, values: list[int]) -> bool:
+        n = len(self.xs)
+        best = 0
+        for j in range(1, n):
+            if values[j] > values[best]:
+                best = j
+        return values[n] == best
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return argmax_hull(k, lo, hi, bits)
 
     def post(self) -> None:
         self.i.set_min(0)

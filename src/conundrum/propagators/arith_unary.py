@@ -8,7 +8,9 @@ which is what reaches the fixpoint when one bound's rounding tightens another.
 
 from __future__ import annotations
 
-from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import abs_hull, power_hull
 from conundrum.propagators.arith_intervals import (
     ENUMERATION_LIMIT,
     iroot,
@@ -45,7 +47,7 @@ def power_bounds(x: IntView, k: int, z: IntView) -> None:
     z.set_bounds(min_abs(x) ** k, max(x.lo ** k, x.hi ** k))
 
 
-class Abs(Propagator):
+class Abs(Relation):
     """z = |x|: domain consistent by enumeration while x is a bit set of at most `limit`
     values, bounds (with the excluded middle) otherwise."""
 
@@ -56,6 +58,15 @@ class Abs(Propagator):
         super().__init__(solver)
         self.x, self.z = x, z
         self.limit = limit
+
+    def views(self) -> list[IntView]:
+        return [self.x, self.z]
+
+    def satisfied(self, values: list[int]) -> bool:
+        return abs(values[0]) == values[1]
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return abs_hull(k, lo, hi, bits)
 
     def post(self) -> None:
         self.x.subscribe(self, DOMAIN)
@@ -77,7 +88,7 @@ class Abs(Propagator):
             abs_bounds(x, z)
 
 
-class Power(Propagator):
+class Power(Relation):
     """z = x ** k for a constant k >= 2: domain consistent by enumeration while x is a bit
     set of at most `limit` values, bounds (integer roots, excluded middle) otherwise."""
 
@@ -88,6 +99,16 @@ class Power(Propagator):
         super().__init__(solver)
         self.x, self.k, self.z = x, k, z
         self.limit = limit
+
+    def views(self) -> list[IntView]:
+        return [self.x, self.z]
+
+    def satisfied(self, values: list[int]) -> bool:
+        power: int = values[0] ** self.k  # k >= 2: an int
+        return power == values[1]
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return power_hull(k, self.k, lo, hi, bits)
 
     def post(self) -> None:
         self.x.subscribe(self, DOMAIN)

@@ -16,11 +16,29 @@ beside this propagator, which adds, at each call:
   cycle (xs[i] = i).
 
 Both are O(n + the sum of the domain sizes) per call, and exact on fixed values.
+
+Under a learning search each change is marked with the rule it comes from (circuit_explain:
+CHAIN, CYCLE, REACHABILITY); the first two are explained by fixed successors, the last one
+generically.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.circuit_explain import (
+    CHAIN,
+    CYCLE,
+    REACHABILITY,
+    chain_removal,
+    cycle_exclusion,
+    cycle_failure,
+)
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 
 class Circuit(Propagator):
@@ -28,11 +46,29 @@ class Circuit(Propagator):
     themselves (sub=True)."""
 
     priority = 2
+    explains = True
 
     def __init__(self, solver: Solver, xs: list[IntView], sub: bool) -> None:
         super().__init__(solver)
         self.xs = xs
         self.sub = sub
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        code = journal.code[e]
+        if code == CHAIN:
+            return chain_removal(journal, self.xs, self.sub, e, out)
+        if code == CYCLE:
+            return cycle_exclusion(journal, self.xs, self.sub, e, out)
+        return False
+
+    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
+        return cycle_failure(journal, self.xs, self.sub, out)
+
+    def _mark(self, code: int) -> None:
+        """Say which rule the next changes come from (under a learning search)."""
+        journal = self.solver.journal
+        if journal is not None:
+            journal.current_code = code
 
     def post(self) -> None:
         n = len(self.xs)
@@ -49,7 +85,9 @@ class Circuit(Propagator):
         if len(xs) > 1:
             # the nodes certainly in the cycle
             must = [not self.sub or not xs[i].contains(i) for i in range(len(xs))]
+            self._mark(CHAIN)
             self._no_subtour(must)
+            self._mark(REACHABILITY)
             self._reachability(must)
 
     def _no_subtour(self, must: list[bool]) -> None:
@@ -82,6 +120,7 @@ class Circuit(Propagator):
                     raise Inconsistency
             if needed < must_total:  # closing the chain would leave out a necessary node
                 xs[end].remove(start)
+        self._mark(CYCLE)
         for start in range(n):  # what remains of the fixed edges are closed cycles
             if seen[start] or nxt[start] < 0:
                 continue

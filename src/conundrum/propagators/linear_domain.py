@@ -29,8 +29,10 @@ and a call that finds every domain as it left them returns at once.
 
 from __future__ import annotations
 
-from conundrum.engine import DOMAIN, Inconsistency, IntVar, IntView, Propagator, Solver
+from conundrum.engine import DOMAIN, Inconsistency, IntVar, IntView, Solver
 from conundrum.engine.var import offsets
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import linear_hull
 
 __all__ = ["SPAN_LIMIT", "LinearEqDomain", "linear_span"]
 
@@ -68,8 +70,10 @@ def _spread_up(bits: int, start: int, step: int, count: int) -> int:
     return result << start
 
 
-class LinearEqDomain(Propagator):
-    """sum(a_i x_i) + c == 0, domain consistent (the coefficients are non-zero)."""
+class LinearEqDomain(Relation):
+    """sum(a_i x_i) + c == 0, domain consistent (the coefficients are non-zero). Explained
+    by the other terms' bounds when they imply a change, else their domains
+    (arith_explain.py)."""
 
     priority = 2
     idempotent = True
@@ -78,6 +82,7 @@ class LinearEqDomain(Propagator):
         super().__init__(solver)
         self.coefs = list(coefs)
         self.xs = list(xs)
+        self.c = c
         n = len(self.xs)
         base: list[int] = []
         total = -c
@@ -102,6 +107,18 @@ class LinearEqDomain(Propagator):
         self.seen_bits: list[int] = [0] * n
         self.valid = False  # the cache describes the seen domains
         self.pruned = True  # the last call removed values after computing the cache
+
+    def views(self) -> list[IntView]:
+        return self.xs
+
+    def satisfied(self, values: list[int]) -> bool:
+        total = self.c
+        for k in range(len(values)):
+            total += self.coefs[k] * values[k]
+        return total == 0
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return linear_hull(k, self.coefs, self.c, lo, hi)
 
     def post(self) -> None:
         if self.target < 0:

@@ -90,6 +90,7 @@ def explain_bounds(journal: Journal, coefs: list[int], xs: list[IntView], c: int
     need_max = (raised and a > 0) or (lowered and a < 0)
     if need_max and not both_sides:
         return False
+    start = len(out)
     exact = True  # the new bounds are the ones the sum implies
     if need_min:
         rest = -extreme(journal, coefs, xs, c, e, MIN, j)  # a * x_j <= rest
@@ -105,8 +106,9 @@ def explain_bounds(journal: Journal, coefs: list[int], xs: list[IntView], c: int
         else:
             exact = exact and hi + off == -rest // -a
         term_bounds(journal, coefs, xs, i, e, MAX, out)
-    if not exact:
-        domain_preds(journal, journal.vars[i], journal.prev[e], out)
+    if not exact and not domain_preds(journal, journal.vars[i], journal.prev[e], out):
+        del out[start:]  # too many holes to say: the generic explanation
+        return False
     return True
 
 
@@ -130,6 +132,7 @@ def explain_removal(journal: Journal, xs: list[IntView], e: int, out: list[Pred]
     every other term was fixed (their values, just before e)."""
     i = journal.var[e]
     seen = 0
+    start = len(out)
     for k in range(len(xs)):
         r = xs[k].root
         if r.index == i:
@@ -137,14 +140,18 @@ def explain_removal(journal: Journal, xs: list[IntView], e: int, out: list[Pred]
             continue
         lo, hi, bits = journal.domain_at(r.index, journal.entry_before(r.index, e))
         if lo != hi:
+            del out[start:]
             return False
         fixed_preds(journal, r, lo, bits, out)
     if seen != 1:
+        del out[start:]
         return False
     lo, hi, _ = journal.domain_at(i, e)
     plo, phi, _ = journal.domain_at(i, journal.prev[e])
     if lo != plo or hi != phi:  # a bound moved: where to depends on the domain before
-        domain_preds(journal, journal.vars[i], journal.prev[e], out)
+        if not domain_preds(journal, journal.vars[i], journal.prev[e], out):
+            del out[start:]  # too many holes to say: the generic explanation
+            return False
     return True
 
 

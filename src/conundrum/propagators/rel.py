@@ -7,6 +7,8 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.propagators.arith_explain import Relation
+from conundrum.propagators.arith_hulls import affine_hull
 from conundrum.propagators.linear_explain import explain_bounds, explain_failure
 
 if TYPE_CHECKING:
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from conundrum.engine.literals import Pred
 
 
-class EqualOffset(Propagator):
+class EqualOffset(Relation):
     """x == y + c, filtered to domain consistency (bounds for bounds-only domains)."""
 
     priority = 0
@@ -23,6 +25,16 @@ class EqualOffset(Propagator):
     def __init__(self, solver: Solver, x: IntView, y: IntView, c: int) -> None:
         super().__init__(solver)
         self.x, self.y, self.c = x, y, c
+
+    def views(self) -> list[IntView]:
+        return [self.x, self.y]
+
+    def satisfied(self, values: list[int]) -> bool:
+        return values[0] == values[1] + self.c
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        c = self.c if k == 0 else -self.c
+        return [lo[1 - k] + c, hi[1 - k] + c]
 
     def post(self) -> None:
         self.x.subscribe(self, DOMAIN)
@@ -55,7 +67,7 @@ class EqualOffset(Propagator):
             self.deactivate()
 
 
-class Affine(Propagator):
+class Affine(Relation):
     """z == a*x + c for a constant a != 0, domain consistent on bit-set domains."""
 
     priority = 0
@@ -64,6 +76,15 @@ class Affine(Propagator):
     def __init__(self, solver: Solver, z: IntView, a: int, x: IntView, c: int) -> None:
         super().__init__(solver)
         self.z, self.a, self.x, self.c = z, a, x, c
+
+    def views(self) -> list[IntView]:
+        return [self.z, self.x]
+
+    def satisfied(self, values: list[int]) -> bool:
+        return values[0] == self.a * values[1] + self.c
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        return affine_hull(k, self.a, self.c, lo, hi)
 
     def post(self) -> None:
         self.x.subscribe(self, DOMAIN)
@@ -173,9 +194,11 @@ class Difference(Propagator):
             self.deactivate()
 
 
-class Member(Propagator):
+class Member(Relation):
     """x in a sorted list of values, for domains too wide for a bit set: each bound moves
-    to the nearest listed value (binary search), so search never walks the gaps."""
+    to the nearest listed value (binary search), so search never walks the gaps. Its
+    explanations are x's previous bounds, or nothing when the list alone implies the
+    change (arith_explain.py)."""
 
     priority = 0
     idempotent = True
@@ -184,6 +207,19 @@ class Member(Propagator):
         super().__init__(solver)
         self.x = x
         self.values = sorted(set(values))
+
+    def views(self) -> list[IntView]:
+        return [self.x]
+
+    def satisfied(self, values: list[int]) -> bool:
+        i = bisect_left(self.values, values[0])
+        return i < len(self.values) and self.values[i] == values[0]
+
+    def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
+        values = self.values
+        i = bisect_left(values, lo[0])
+        j = bisect_right(values, hi[0]) - 1
+        return [values[i], values[j]] if i <= j else []
 
     def post(self) -> None:
         self.x.subscribe(self, BOUNDS)

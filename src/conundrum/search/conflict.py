@@ -178,7 +178,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 # what the decision left of its variable's domain needs that domain too
                 prior: list[Pred] = []
                 x: IntVar = journal.vars[journal.var[e]]
-                domain_preds(journal, x, journal.prev[e], prior)
+                domain_preds(journal, x, journal.prev[e], prior, -1)  # all of it: needed
                 for q in prior:
                     _place(journal, q, root, top, pending, heap, kept)
             break
