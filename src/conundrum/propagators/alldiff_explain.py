@@ -31,33 +31,18 @@ from __future__ import annotations
 from typing import Final
 
 from conundrum.engine import IntView
-from conundrum.engine.bits import count_bits, offsets
+from conundrum.engine.bits import offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
-from conundrum.propagators.linear_explain import fixed_preds
-
-NONE: Final = -1  # no position
-
-
-def view_domain(journal: Journal, x: IntView, pos: int) -> tuple[int, int, int]:
-    """(lo, hi, bits) of the view x just before journal position pos, in view values (the
-    bits are relative to lo, so the offset leaves them as they are)."""
-    i = x.root.index
-    lo, hi, bits = journal.domain_at(i, journal.entry_before(i, pos))
-    return lo + x.offset, hi + x.offset, bits
-
-
-def _card(lo: int, hi: int, bits: int) -> int:
-    """The number of values of a domain (lo, hi, bits)."""
-    return hi - lo + 1 if bits < 0 else count_bits(bits)
-
-
-def _in_root(journal: Journal, x: IntView, v: int) -> bool:
-    """Whether the view value v was in x's domain at the snapshot (else it is a root fact
-    that x differs from v, and no predicate needs to say it)."""
-    i = x.root.index
-    return contains_in(v - x.offset, journal.root_lo[i], journal.root_hi[i],
-                       journal.root_bits[i])
+from conundrum.propagators.alldiff_hall import (
+    NONE,
+    deficient_set,
+    fixed_at,
+    hall_set,
+    in_root,
+    inside_preds,
+    view_domain,
+)
 
 
 def position_of(xs: list[IntView], i: int) -> int:
@@ -90,47 +75,6 @@ def fixed_owner(journal: Journal, xs: list[IntView], j: int, v: int, pos: int,
     return NONE
 
 
-def fixed_at(journal: Journal, x: IntView, pos: int, out: list[Pred]) -> None:
-    """`x == its value` (x fixed just before pos), on the root, root facts left out."""
-    r = x.root
-    lo, _, bits = journal.domain_at(r.index, journal.entry_before(r.index, pos))
-    fixed_preds(journal, r, lo, bits, out)
-
-
-def inside_preds(journal: Journal, x: IntView, pos: int, allowed: set[int],
-                 out: list[Pred]) -> None:
-    """Predicates that held just before pos and say x's domain lies inside `allowed` (view
-    values; it does): its value if fixed; else a lower bound as low as allowed values and
-    values never in the domain let it be, the same above, and the values missing from
-    `allowed` between them."""
-    lo, hi, bits = view_domain(journal, x, pos)
-    if lo == hi:
-        fixed_at(journal, x, pos, out)
-        return
-    r = x.root
-    i = r.index
-    off = x.offset
-    root_lo = journal.root_lo[i] + off
-    root_hi = journal.root_hi[i] + off
-    g = lo - 1  # the largest value below lo that x could have had and allowed lacks
-    while g >= root_lo and (g in allowed or not _in_root(journal, x, g)):
-        g -= 1
-    if g >= root_lo:
-        out.append(Pred(r, GE, g + 1 - off))
-    g = hi + 1
-    while g <= root_hi and (g in allowed or not _in_root(journal, x, g)):
-        g += 1
-    if g <= root_hi:
-        out.append(Pred(r, LE, g - 1 - off))
-    if bits >= 0:
-        missing = ~bits & ((1 << (hi - lo + 1)) - 1)  # the holes between lo and hi
-        for o in offsets(missing):
-            v = lo + o
-            if v not in allowed and _in_root(journal, x, v):
-                out.append(Pred(r, NE, v - off))
-
-
-# ---------------------------------------------------------------------- Hall intervals
 def hall_interval(journal: Journal, xs: list[IntView], j: int, pos: int, v: int,
                   upward: bool) -> tuple[int, int, list[int]] | None:
     """A Hall interval [a, b] holding v among the variables other than xs[j] (bounds just
@@ -191,143 +135,6 @@ def _interval_preds(journal: Journal, xs: list[IntView], members: list[int], a: 
 
 
 # ---------------------------------------------------------------------- Hall sets
-def _graph(journal: Journal, xs: list[IntView], j: int,
-           pos: int) -> tuple[list[int], list[int], dict[int, int], list[int]]:
-    """The bipartite graph of the variables other than xs[j] that could be in a Hall set
-    (at most n - 1 values; a wider one never is) just before pos: (their positions, their
-    domains as bit sets of value ranks, value -> rank, rank -> value)."""
-    n = len(xs)
-    nodes: list[int] = []
-    lists: list[list[int]] = []
-    for k in range(n):
-        if k == j:
-            continue
-        lo, hi, bits = view_domain(journal, xs[k], pos)
-        if _card(lo, hi, bits) >= n:
-            continue
-        nodes.append(k)
-        if bits < 0:
-            lists.append(list(range(lo, hi + 1)))
-        else:
-            lists.append([lo + o for o in offsets(bits)])
-    rank: dict[int, int] = {}
-    values: list[int] = []
-    doms: list[int] = []
-    for vals in lists:
-        dm = 0
-        for v in vals:
-            b = rank.get(v, -1)
-            if b < 0:
-                b = len(values)
-                rank[v] = b
-                values.append(v)
-            dm |= 1 << b
-        doms.append(dm)
-    return nodes, doms, rank, values
-
-
-def _augment(root: int, doms: list[int], match: list[int], owner: dict[int, int]) -> int:
-    """Match node `root` along an augmenting path (BFS). Returns -1 when matched, else the
-    bit set of the values its alternating paths reach (all matched: a deficient set)."""
-    prev: dict[int, int] = {root: -1}
-    queue = [root]
-    seen = 0
-    qi = 0
-    while qi < len(queue):
-        y = queue[qi]
-        qi += 1
-        cand = doms[y] & ~seen
-        for b in offsets(cand):
-            z = owner.get(b, -1)
-            if z < 0:  # a free value: flip the path
-                cur = y
-                while cur >= 0:
-                    old = match[cur]
-                    match[cur] = b
-                    owner[b] = cur
-                    b = old
-                    cur = prev[cur]
-                return -1
-        seen |= cand
-        for b in offsets(cand):
-            z = owner[b]
-            if z not in prev:
-                prev[z] = y
-                queue.append(z)
-    return seen
-
-
-def _closure(doms: list[int], owner: dict[int, int], start: int) -> tuple[int, list[int]] | None:
-    """The values and nodes reachable from the values `start` along value -> its node ->
-    the node's domain; None if a free value is reached (no Hall set holds them all)."""
-    vals = start
-    todo = start
-    nodes: list[int] = []
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        z = owner.get(low.bit_length() - 1, -1)
-        if z < 0:
-            return None
-        nodes.append(z)
-        new = doms[z] & ~vals
-        vals |= new
-        todo |= new
-    return vals, nodes
-
-
-def _set_preds(journal: Journal, xs: list[IntView], nodes: list[int], members: list[int],
-               vals: int, values: list[int], pos: int, out: list[Pred]) -> set[int]:
-    """The member nodes' domains inside the values `vals` (bit set of ranks); returns
-    those values."""
-    allowed = {values[b] for b in offsets(vals)}
-    for z in members:
-        inside_preds(journal, xs[nodes[z]], pos, allowed, out)
-    return allowed
-
-
-def hall_set(journal: Journal, xs: list[IntView], j: int, pos: int, removed: list[int],
-             out: list[Pred]) -> set[int] | None:
-    """Explain why xs[j] cannot take the view values `removed`: a Hall set of the other
-    variables whose values hold them all (module docstring). Returns the Hall set's values;
-    None (out unchanged) if the others have no such set, or no matching."""
-    nodes, doms, rank, values = _graph(journal, xs, j, pos)
-    match = [-1] * len(nodes)
-    owner: dict[int, int] = {}
-    for z in range(len(nodes)):
-        if _augment(z, doms, match, owner) >= 0:
-            return None
-    start = 0
-    for v in removed:
-        b = rank.get(v, -1)
-        if b < 0:
-            return None
-        start |= 1 << b
-    found = _closure(doms, owner, start)
-    if found is None:
-        return None
-    vals, members = found
-    return _set_preds(journal, xs, nodes, members, vals, values, pos, out)
-
-
-def deficient_set(journal: Journal, xs: list[IntView], pos: int, out: list[Pred]) -> bool:
-    """Explain a failure: variables with fewer values between them than variables, found
-    by the matching (the nodes an unmatched one reaches). False if every variable can be
-    matched."""
-    nodes, doms, _, values = _graph(journal, xs, NONE, pos)
-    match = [-1] * len(nodes)
-    owner: dict[int, int] = {}
-    for z in range(len(nodes)):
-        seen = _augment(z, doms, match, owner)
-        if seen >= 0:
-            members = [z]
-            for b in offsets(seen):
-                members.append(owner[b])
-            _set_preds(journal, xs, nodes, members, seen, values, pos, out)
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------- entries
 BOUNDS_ONLY_LIMIT: Final = 4096  # values a bounds-only domain may lose in one explained entry
 
@@ -401,7 +208,7 @@ def _bound(journal: Journal, x: IntView, v: int, step: int, covered: set[int]) -
     lowest = journal.root_lo[i] + x.offset
     highest = journal.root_hi[i] + x.offset
     while lowest <= v + step <= highest and (v + step in covered
-                                             or not _in_root(journal, x, v + step)):
+                                             or not in_root(journal, x, v + step)):
         v += step
     return v
 
@@ -453,7 +260,7 @@ def explain_entry(journal: Journal, xs: list[IntView], e: int, skip_zero: bool, 
         del out[start:]
         return False
     for v in walk.holes:
-        if v not in walk.covered and _in_root(journal, x, v):
+        if v not in walk.covered and in_root(journal, x, v):
             out.append(Pred(r, NE, v - off))
     if lo > plo:
         low = _bound(journal, x, plo, -1, walk.covered)

@@ -23,7 +23,7 @@ from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred, contains_in
 from conundrum.engine.reasons import bounds_context
-from conundrum.propagators.alldiff_explain import fixed_at, view_domain
+from conundrum.propagators.alldiff_hall import fixed_at, view_domain
 from conundrum.propagators.packing_explain import bound_pred, lacks
 
 REMOVED_LIMIT: Final = 256  # values one entry may remove and be explained value by value

@@ -25,7 +25,8 @@ from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in, on_view
 from conundrum.engine.reasons import bounds_context
-from conundrum.propagators.alldiff_explain import NONE, fixed_at, position_of, view_domain
+from conundrum.propagators.alldiff_explain import position_of
+from conundrum.propagators.alldiff_hall import NONE, fixed_at, view_domain
 
 
 def lacks(journal: Journal, x: IntView, b: int, pos: int, out: list[Pred]) -> bool:

@@ -23,7 +23,8 @@ from __future__ import annotations
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in, on_view
-from conundrum.propagators.alldiff_explain import NONE, position_of, view_domain
+from conundrum.propagators.alldiff_explain import position_of
+from conundrum.propagators.alldiff_hall import NONE, view_domain
 
 
 def columns_of(tuples: list[tuple[int, ...]], arity: int) -> list[dict[int, list[int]]]:
