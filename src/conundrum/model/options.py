@@ -34,7 +34,8 @@ class SearchKeywords(TypedDict, total=False):
     """How to search; every key is optional (names as in ECLiPSe's search/6).
 
     - ``var_select``: which variable to branch on (default ``"dom_wdeg"``; ``"activity"``
-      for the learning search, standing for ``"dom_wdeg"`` where ``"auto"`` does not learn);
+      with the learning search, or ``"auto"``, where it stands for ``"dom_wdeg"`` until
+      the search learns);
     - ``value_select``: which value to try first (default ``"auto"``);
     - ``method``: ``"complete"`` (default), ``"lds:N"``, ``"bbs:N"``, or ``cn.lds(N)``,
       ``cn.bbs(N)``;
@@ -48,10 +49,10 @@ class SearchKeywords(TypedDict, total=False):
     - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
       unit of the sequence, default 100) restarts the search from the root, keeping its
       refuted branches as nogoods so that no solution is lost or repeated; off by default;
-    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation without
-      all_different goes on learning after 1,000 failures; ``"auto:N"`` after N),
-      ``"classic"`` (depth-first) or ``"learning"`` (conflict-driven nogood learning with
-      backjumping and Luby restarts); the same solutions, counts and optima;
+    - ``search``: ``"classic"`` (default: depth-first), ``"learning"`` (conflict-driven
+      nogood learning with backjumping and Luby restarts) or ``"auto"`` (depth-first,
+      except that an optimisation without all_different goes on learning after 1,000
+      failures; ``"auto:N"`` after N); the same solutions, counts and optima;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
