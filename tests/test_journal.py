@@ -28,8 +28,9 @@ from conundrum.compiler import tabulate
 from conundrum.compiler.compiled import CompiledModel, compile_model
 from conundrum.engine import Inconsistency
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
-from conundrum.engine.literals import GE, KIND_NAMES, LE, NE, Pred, contains_in, holds_in
+from conundrum.engine.literals import GE, KIND_NAMES, LE, Pred, holds_in
 from conundrum.engine.reasons import (
+    change_preds,
     decision_explanation,
     domain_preds,
     explain_conflict,
@@ -369,23 +370,6 @@ def holds_on(p: Pred, values: list[int]) -> bool:
     return holds_in(p.kind, p.value, v, v, 1)
 
 
-def entry_preds(journal: Journal, e: int, out: list[Pred]) -> None:
-    """The oracle of what entry e established: its domain against the variable's previous one
-    (a raised lower bound, a lowered upper bound, the values it removed inside)."""
-    i = journal.var[e]
-    x = journal.vars[i]
-    lo, hi, bits = journal.domain_at(i, e)
-    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
-    if lo > plo:
-        out.append(Pred(x, GE, lo))
-    if hi < phi:
-        out.append(Pred(x, LE, hi))
-    if bits >= 0 and lo < hi:
-        for v in range(lo + 1, hi):
-            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
-                out.append(Pred(x, NE, v))
-
-
 class Walk:
     """The depth-first search of the module docstring, over every engine variable."""
 
@@ -512,7 +496,7 @@ class Walk:
             b = j.became_true(p.var.index, p.kind, p.value)
             assert b != NOT_TRUE and b < e, f"{p} does not hold before entry {e}"
         made: list[Pred] = []
-        entry_preds(j, e, made)
+        change_preds(j, e, made)
         assert made, f"entry {e} changed nothing"
         for s in self.solutions or []:
             if all(holds_on(p, s) for p in expl):
