@@ -49,10 +49,11 @@ class SearchKeywords(TypedDict, total=False):
     - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
       unit of the sequence, default 100) restarts the search from the root, keeping its
       refuted branches as nogoods so that no solution is lost or repeated; off by default;
-    - ``search``: ``"classic"`` (default: depth-first), ``"learning"`` (conflict-driven
-      nogood learning with backjumping and Luby restarts) or ``"auto"`` (depth-first,
-      except that an optimisation without all_different goes on learning after 1,000
-      failures; ``"auto:N"`` after N); the same solutions, counts and optima;
+    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation without
+      all_different goes on learning after 10,000 failures, ``"auto:N"`` after N, and a
+      learning heuristic such as ``var_select="activity"`` learns from the start),
+      ``"classic"`` (depth-first) or ``"learning"`` (conflict-driven nogood learning
+      with backjumping and Luby restarts); the same solutions, counts and optima;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """

@@ -12,7 +12,7 @@ from conundrum.search.stats import SearchStats
 SEARCHES = ("classic", "learning", "auto")
 # search="auto": an optimisation searches depth-first for this many failures, then goes on
 # with the learning search ("auto:N" sets N); see auto.py for the rules and their figures
-AUTO_SWITCH_FAILS = 1000
+AUTO_SWITCH_FAILS = 10000
 
 
 def parse_search(text: str) -> tuple[str, int]:
@@ -40,7 +40,7 @@ class SearchOptions:
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
-                 restarts: str | None = None, search: str = "classic",
+                 restarts: str | None = None, search: str = "auto",
                  hints: object = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
@@ -58,8 +58,8 @@ class SearchOptions:
         # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
         self.restarts = restarts
         # "classic" (depth-first, dfs.py), "learning" (conflict-driven nogood learning,
-        # learning.py) or "auto" (auto.py: a hard optimisation switches from the first to
-        # the second after a failure budget; not the default yet: see docs/search.md)
+        # learning.py) or "auto", the default (auto.py: a hard optimisation switches from
+        # the first to the second after a failure budget)
         self.search = search
         # Model.hint's values ({model variable: value}, resolved by the compiled model to
         # engine variables), or None: tried first by every value choice
@@ -87,7 +87,7 @@ def check_options(options: dict[str, object]) -> None:
     this on the user's keywords before building SearchOptions, whose typed fields would
     otherwise reject a wrong type with a bare TypeError in the compiled engine."""
     var_select = options.get("var_select")
-    search = options.get("search", "classic")
+    search = options.get("search", "auto")
     kind = parse_search(search)[0]  # type: ignore[arg-type]
     if var_select in LEARNING_VAR_SELECTS:
         if kind == "classic":
