@@ -281,6 +281,11 @@ class Model:
             yield from parallel_search(compiled, (variables, constraints, objective),
                                        opts, stats, start, parallel)
             return
+        if opts.lns and compiled.obj is not None:
+            from conundrum.compiler.lns import lns
+
+            yield from lns(compiled, opts, stats, start)
+            return
         yield from compiled.run(opts, stats, start)
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
