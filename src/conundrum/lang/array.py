@@ -9,7 +9,7 @@ appears, in a reified context too. Integer indices and slices keep the list beha
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import SupportsIndex, TypeVar, overload
 
@@ -82,7 +82,7 @@ class Element2D(Expr):
         return Element((make_sum(((self.cols, self.args[0]), (1, col))), *self.args[2:]))
 
 
-def element_2d(rows: list[list[ExprLike]], row: ExprLike, col: ExprLike) -> Expr:
+def element_2d(rows: Sequence[Sequence[ExprLike]], row: ExprLike, col: ExprLike) -> Expr:
     """rows[row][col] for index expressions over a rectangular, non-empty grid."""
     if not rows or not rows[0]:
         raise ModelError("element: the 2-D array is empty")

@@ -84,7 +84,7 @@ class Matrix:
             return [Array(r) for r in self._rows[key]]
         return Array(self._rows[key])
 
-    def _at(self, i: object, j: object) -> Expr:
+    def _at(self, i: Any, j: Any) -> Expr:
         """A cell chosen by one or two index expressions."""
         if isinstance(i, slice) or isinstance(j, slice):
             raise ModelError("a Matrix indexed by a variable takes one cell at a time: "
@@ -92,8 +92,9 @@ class Matrix:
         if isinstance(i, Expr) and isinstance(j, Expr):
             return element_2d(self._rows, i, j)
         if isinstance(i, Expr):  # a fixed column j (an int, negative from the end)
-            return Array([r[j] for r in self._rows])[i]  # type: ignore[index]
-        return Array(self._rows[i])[j]  # type: ignore[index]
+            return Array([r[j] for r in self._rows])[i]
+        col: Expr = j
+        return Array(self._rows[i])[col]
 
     def __repr__(self) -> str:
         return f"Matrix({self.shape[0]}x{self.shape[1]})"
