@@ -18,6 +18,8 @@ from conundrum.lang.expr import Element, Expr, ExprLike, const_or_expr, make_sum
 from conundrum.lang.globals.arithmetic import element
 from conundrum.lang.tree import Number
 
+_list_item = list.__getitem__
+
 # the type of an Array's items: what m.int_vars makes (Var), integers, expressions
 T = TypeVar("T", bound="Expr | int | Fraction")
 
@@ -37,11 +39,13 @@ class Array(list[T]):
     def __getitem__(self, key: Expr) -> Expr: ...
 
     def __getitem__(self, key: SupportsIndex | slice | Expr) -> T | Array[T] | Expr:
+        if type(key) is int:  # first, and without super(): x[i] in model-building loops
+            return _list_item(self, key)
         if isinstance(key, Expr):
             return element(self, key)
         if isinstance(key, slice):
-            return Array(super().__getitem__(key))
-        return super().__getitem__(key)
+            return Array(_list_item(self, key))
+        return _list_item(self, key)
 
 
 class Element2D(Expr):
@@ -99,7 +103,9 @@ def element_2d(rows: Sequence[Sequence[ExprLike]], row: ExprLike, col: ExprLike)
 
 def _item(item: object, where: str, what: str) -> ExprLike:
     value = const_or_expr(item, what)
-    if not isinstance(value, Expr | int):  # a whole Fraction arrives as an int already
+    if isinstance(value, Fraction) and value.denominator == 1:  # numpy's integers, say
+        value = value.numerator
+    if not isinstance(value, Expr | int):
         raise ModelError(f"{what}: {where} = {item} is not an integer (an array holds "
                          "integers or integer expressions)")
     return value

@@ -15,8 +15,6 @@ from conundrum.lang.expr import Expr
 if TYPE_CHECKING:
     from conundrum.lang.expr import Var
 
-# what cn.array reads as a row of a 2-D array
-_ROW = (list, tuple, range)
 
 
 class Matrix:
@@ -139,17 +137,23 @@ def array(items: Any) -> Array[Any] | Matrix:
         seq = list(items)
     except TypeError:
         raise ModelError(f"cn.array needs a list of items or of rows, not {items!r}") from None
-    rows = [isinstance(x, _ROW) for x in seq]
+    rows = [_is_row(x) for x in seq]
     if not any(rows):
         return array_items(seq)
     if not all(rows):
         raise ModelError("cn.array: a list of rows (2-D) or of items (1-D), not a mix of both")
-    if any(isinstance(x, _ROW) for r in seq for x in r):
+    lists = [list(r) for r in seq]  # (a row may be a generator, read once)
+    if any(_is_row(x) for r in lists for x in r):
         raise ModelError("cn.array: at most 2-D (a list of rows of items)")
-    grid = [array_items(r, "cn.array") for r in seq]
+    grid = [array_items(r, "cn.array") for r in lists]
     for k, r in enumerate(grid):
         if len(r) != len(grid[0]):
             raise ModelError(f"cn.array: row {k} has {len(r)} items, row 0 has "
                              f"{len(grid[0])} (a 2-D array is rectangular)")
     return Matrix(cast("list[list[Var]]", grid))
 
+
+def _is_row(x: object) -> bool:
+    """Whether cn.array reads x as a row of a 2-D array: any iterable but a string (an
+    expression is not iterable)."""
+    return isinstance(x, Iterable) and not isinstance(x, str | bytes)

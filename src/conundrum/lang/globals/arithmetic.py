@@ -83,8 +83,8 @@ def element(array: Operands, index: ExprLike) -> Expr:
     2-D array write `cn.array(rows)[r, c]`, one 2-D element."""
     if isinstance(array, Iterable) and not hasattr(array, "flat"):
         array = list(array)  # (a generator is read once, here)
-    if hasattr(array, "flat") or (isinstance(array, list)
-                                  and any(isinstance(a, list | tuple) for a in array)):
+    if hasattr(array, "flat") or (isinstance(array, list) and any(
+            isinstance(a, Iterable) and not isinstance(a, str) for a in array)):
         raise ModelError("element: the array is nested (a list of rows or a Matrix); "
                          "cn.element takes a flat list: for a 2-D array index "
                          "cn.array(rows)[r, c] (one 2-D element)")
