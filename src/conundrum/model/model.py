@@ -6,6 +6,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
+from conundrum.lang.array import Array
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
     BoolConst,
@@ -152,8 +153,9 @@ class Model:
         return self._new_var(lo, hi, None, name)
 
     def int_vars(self, names: str | int | Iterable[str], lo: int | Iterable[int],
-                 hi: int | str | None = None, prefix: str | None = None) -> list[Var]:
-        """Several variables: int_vars("A B C", 0, 9) or int_vars(9, 1, 9, "r")."""
+                 hi: int | str | None = None, prefix: str | None = None) -> Array[Var]:
+        """Several variables: int_vars("A B C", 0, 9) or int_vars(9, 1, 9, "r"); a list
+        (an Array) that a variable can index, `x[i]` being element."""
         if isinstance(hi, str) and prefix is None and not isinstance(lo, int):
             prefix, hi = hi, None
         if isinstance(names, str):
@@ -167,7 +169,7 @@ class Model:
         else:
             labels = [str(n) for n in names]
         self._check_new_names(labels)  # before any is made: none is made when one clashes
-        return [self._int_var(lo, hi, label) for label in labels]
+        return Array(self._int_var(lo, hi, label) for label in labels)
 
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
                    hi: int | str | None = None, name: str | None = None) -> Matrix:
