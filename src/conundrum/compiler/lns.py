@@ -33,6 +33,7 @@ from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel, PathStep
+    from conundrum.lang.expr import Var
     from conundrum.search.options import SearchOptions
 
 NEIGHBOURHOOD_NODES = 1000  # the node budget of one neighbourhood
@@ -111,7 +112,7 @@ def _free_positions(compiled: CompiledModel) -> list[int]:
 
 
 def _options(opts: SearchOptions, stats: SearchStats, budget: int | None,
-             hints: dict | None) -> SearchOptions:
+             hints: dict[Var, int] | None) -> SearchOptions:
     """One neighbourhood's options: the caller's, with the nodes left of its node limit
     (and at most `budget`), the incumbent as hints, and no progress calls of its own."""
     sub = opts.copy()
