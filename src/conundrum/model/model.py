@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
@@ -304,9 +304,11 @@ class Model:
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
                    goal: str = "all", objective: object = None, sense: int = 0,
+                   extra: Sequence[Expr] = (),
                    ) -> Generator[Solution, None, None]:
         """The solutions of a run asked for `goal` ("one": solve(), "all", or "best": each
-        one better than the last for `objective` in direction `sense`)."""
+        one better than the last for `objective` in direction `sense`), under the model's
+        constraints and `extra` ones for this run only."""
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
         if limit == 0:
@@ -316,6 +318,7 @@ class Model:
             return
         found = 0
         snapshot = self._snapshot()
+        snapshot[1].extend(extra)
         variables = snapshot[0]
         run = self._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
         try:
@@ -393,31 +396,47 @@ class Model:
         return self._solutions(limit, opts, parallel, "best", self._objective(objective),
                                direction)
 
-    def minimize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+    def minimize(self, expr: ExprLike | Sequence[ExprLike], *,
+                 on_solution: OnSolution | None = None,
                  **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound.
 
         `on_solution(solution)` is called with each improving solution as it is found.
         Stopped by a limit or by Ctrl-C (KeyboardInterrupt), it returns the best solution
         found so far (status "satisfied"; None if there was none). Afterwards
-        self.stats.objective, .bound and .gap say how good the answer is."""
+        self.stats.objective, .bound and .gap say how good the answer is. A list
+        `[a, b, ...]` minimises lexicographically: `a`, then `b` with `a` at its optimum,
+        and so on (self.stats then describes the last objective optimised, with the
+        counts of every stage)."""
         return self._optimize(expr, "min", on_solution, options)
 
-    def maximize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+    def maximize(self, expr: ExprLike | Sequence[ExprLike], *,
+                 on_solution: OnSolution | None = None,
                  **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the largest value of expr, by branch and bound (the
         rest as for minimize)."""
         return self._optimize(expr, "max", on_solution, options)
 
-    def _optimize(self, expr: ExprLike, sense: Sense, on_solution: OnSolution | None,
+    def _optimize(self, expr: ExprLike | Sequence[ExprLike], sense: Sense,
+                  on_solution: OnSolution | None,
                   options: Mapping[str, Any]) -> Solution | None:
-        """The last of the improving solutions (no `limit` here: an unknown option)."""
+        """The last of the improving solutions (no `limit` here: an unknown option); a
+        list of objectives is optimised in lexicographic order (model/lexicographic.py)."""
         if on_solution is not None and not callable(on_solution):
             raise ModelError(f"on_solution must be callable, not {on_solution!r}")
+        if isinstance(expr, list | tuple):
+            from conundrum.model.lexicographic import optimize_lexicographic
+
+            return optimize_lexicographic(self, expr, sense, on_solution, options)
         opts, parallel = search_options(self, options, "optimize")
+        return self._best(self._objective(expr), _sense(sense), on_solution, opts, parallel)
+
+    def _best(self, objective: Expr | int | Fraction, sense: int,
+              on_solution: OnSolution | None, opts: SearchOptions,
+              parallel: Parallel | None, extra: Sequence[Expr] = ()) -> Solution | None:
+        """The last improving solution of one branch and bound (see minimize)."""
         last = None
-        run = self._solutions(None, opts, parallel, "best", self._objective(expr),
-                              _sense(sense))
+        run = self._solutions(None, opts, parallel, "best", objective, sense, extra)
         try:
             for solution in run:
                 last = solution
