@@ -21,7 +21,7 @@ from conundrum.model.options import search_options
 from conundrum.search.stats import OPTIMAL, SearchStats
 
 if TYPE_CHECKING:
-    from conundrum.lang.expr import ExprLike
+    from conundrum.lang.expr import ExprLike, Var
     from conundrum.model.model import Model
     from conundrum.model.solution import Solution
 
@@ -52,7 +52,9 @@ def optimize_lexicographic(model: Model, objectives: Sequence[ExprLike], sense: 
             stage["node_limit"] = max(0, node_limit - totals["nodes"])
         opts, parallel = search_options(model, stage, "optimize")
         if best is not None:
-            opts.hints = {**(opts.hints or {}), **dict(best)}
+            hints: dict[Var, int] = dict(opts.hints or {})  # type: ignore[call-overload]
+            hints.update(best)
+            opts.hints = hints
         found = model._best(expr, direction, on_solution, opts, parallel, fixed)
         stats = model.stats
         for name in COUNTS:

@@ -250,45 +250,13 @@ class Model:
              snapshot: tuple[list[Var], list[Expr]] | None = None, *,
              stats: SearchStats,
              parallel: Parallel | None = None) -> Generator[list[int], None, None]:
-        """The values of the snapshot's variables in each solution, in order (a fresh list
-        each time), every one verified by the independent checker; with an objective, each
-        one better than the last. The run's statistics `stats` become self.stats when it
-        starts. `parallel` (workers > 1) searches in worker processes
-        or on a Dask cluster (conundrum.parallel)."""
-        import time
-
-        from conundrum.compiler.compiled import compile_model
-        from conundrum.engine import TimeUp
+        """The values of the snapshot's variables in each solution (model/running.py);
+        the run's statistics `stats` become self.stats when it starts."""
+        from conundrum.model.running import run_snapshot
 
         self.stats = stats
-        start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
-        variables, constraints = snapshot if snapshot is not None else self._snapshot()
-        deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
-        try:
-            compiled = compile_model(variables, constraints, objective, sense,
-                                     deadline=deadline)
-        except TimeUp:  # the time limit ran out while posting or propagating at the root
-            stats.stop("time_limit")
-            stats.seconds = time.perf_counter() - start
-            return
-        if compiled is None:
-            stats.seconds = time.perf_counter() - start
-            return
-        if compiled.obj is not None:  # the root's bound, before any search
-            obj = compiled.obj
-            stats.tighten(obj.lo if sense < 0 else obj.hi, sense)
-        if parallel is not None:
-            from conundrum.parallel import parallel_search
-
-            yield from parallel_search(compiled, (variables, constraints, objective),
-                                       opts, stats, start, parallel)
-            return
-        if opts.lns and compiled.obj is not None:
-            from conundrum.compiler.lns import lns
-
-            yield from lns(compiled, opts, stats, start)
-            return
-        yield from compiled.run(opts, stats, start)
+        return run_snapshot(snapshot if snapshot is not None else self._snapshot(), opts,
+                            objective, sense, stats, parallel)
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
