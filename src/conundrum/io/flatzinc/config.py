@@ -15,7 +15,9 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                 "refuted as nogoods: luby, geometric, luby:N or geometric:N", "string", ""],
                ["--search", "auto (default: a hard optimisation goes on learning), classic "
                 "(depth-first) or learning (conflict-driven nogood learning)", "string",
-                ""]]
+                ""],
+               ["--lns", "optimise by large neighbourhood search (best with a time limit)",
+                "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
 
 
