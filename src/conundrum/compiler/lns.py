@@ -28,12 +28,12 @@ import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
+from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
 from conundrum.search.selectors import EQ
 from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel, PathStep
-    from conundrum.lang.expr import Var
     from conundrum.search.options import SearchOptions
 
 NEIGHBOURHOOD_NODES = 1000  # the node budget of one neighbourhood
@@ -49,18 +49,8 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     module); `stats` gathers the counts of every neighbourhood's search."""
     rng = random.Random(opts.seed)
     best: list[int] = []
-    values: list[int] | None = None
-    # the first solution: the options' own search, stopped once it has one
-    first = _options(opts, stats, None, None)
-    sub = SearchStats()
-    run = compiled.run(first, sub, start, best)
-    try:
-        values = next(run, None)
-    finally:
-        run.close()
-    _merge(stats, sub, values is not None)
+    values = first_solution(compiled, opts, stats, start, best)
     if values is None:
-        stats.stopped_by = sub.stopped_by  # unsatisfiable (None) or a limit
         return
     yield values
     free_vars = _free_positions(compiled)
@@ -72,7 +62,7 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         if not whole:
             keep = len(free_vars) - max(1, round(relax * len(free_vars)))
             path = [(k, EQ, values[k]) for k in sorted(rng.sample(free_vars, keep))]
-        sub_opts = _options(opts, stats, None if whole else NEIGHBOURHOOD_NODES,
+        sub_opts = sub_options(opts, stats, None if whole else NEIGHBOURHOOD_NODES,
                             dict(zip(compiled.variables, values, strict=True)))
         sub = SearchStats()
         improved = False
@@ -84,7 +74,7 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
                 yield found
         finally:
             run.close()
-        _merge(stats, sub, False)
+        merge_counts(stats, sub)
         if whole or sub.stopped_by not in (None, "node_limit"):
             stats.stopped_by = sub.stopped_by  # the proof (None), or a limit of the run
             return
@@ -109,31 +99,3 @@ def _free_positions(compiled: CompiledModel) -> list[int]:
     obj_index = -1 if obj is None else obj.root.index
     return [k for k, x in enumerate(compiled.decision)
             if x.lo != x.hi and x.index != obj_index]
-
-
-def _options(opts: SearchOptions, stats: SearchStats, budget: int | None,
-             hints: dict[Var, int] | None) -> SearchOptions:
-    """One neighbourhood's options: the caller's, with the nodes left of its node limit
-    (and at most `budget`), the incumbent as hints, and no progress calls of its own."""
-    sub = opts.copy()
-    sub.on_progress = None
-    left = None if opts.node_limit is None else max(0, opts.node_limit - stats.nodes)
-    if budget is not None:
-        left = budget if left is None else min(left, budget)
-    sub.node_limit = left
-    if hints is not None:
-        sub.hints = hints
-    return sub
-
-
-def _merge(stats: SearchStats, sub: SearchStats, first: bool) -> None:
-    """Add one neighbourhood's counts to the run's."""
-    stats.nodes += sub.nodes
-    stats.fails += sub.fails
-    stats.solutions += sub.solutions
-    stats.restarts += sub.restarts
-    stats.max_depth = max(stats.max_depth, sub.max_depth)
-    stats.propagations = sub.propagations  # the solver's own running total
-    stats.seconds = sub.seconds
-    if sub.search == "learning" or first:
-        stats.search = sub.search

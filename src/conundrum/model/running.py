@@ -50,4 +50,9 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
 
         yield from lns(compiled, opts, stats, start)
         return
+    from conundrum.compiler.bisection import bisect, is_wide
+
+    if is_wide(compiled) and opts.method == "complete":
+        yield from bisect(compiled, opts, stats, start)
+        return
     yield from compiled.run(opts, stats, start)
