@@ -27,6 +27,7 @@ OnSolution: TypeAlias = "Callable[[Solution], object]"
 if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
+    from conundrum.model.neighbourhood import Held
     from conundrum.parallel.options import Parallel
     from conundrum.search.options import SearchOptions
 
@@ -423,15 +424,25 @@ class Model:
         in its domain. A hint never constrains: the answers are the same with or without
         it, only found in another order. A later hint for a variable replaces the earlier
         one; `m.hint({})` keeps them, `m.hints.clear()` forgets them all."""
-        pairs = list(values) if isinstance(values, Solution) else list(values.items())
-        for var, value in pairs:
-            if not isinstance(var, Var) or var.model is not self:
-                raise ModelError(f"hint: {var!r} is not a variable of this model")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ModelError(f"hint: the value of {var.name or var.index!r} must be an "
-                                 f"integer, not {value!r}")
-            self.hints[var] = value
+        from conundrum.model.neighbourhood import checked_values
+
+        self.hints.update(checked_values(self, values, "hint"))
         return self
+
+    def fix(self, values: Mapping[Var, int] | Solution,
+            keep: Iterable[Var] | None = None) -> Held:
+        """A `with` block during which the given variables (only those of `keep`, if
+        given) keep their values, for re-optimising the rest (model/neighbourhood.py)."""
+        from conundrum.model.neighbourhood import fix
+
+        return fix(self, values, keep)
+
+    def relax(self, solution: Mapping[Var, int] | Solution, free: Iterable[Var]) -> Held:
+        """A `with` block during which every variable of `solution` keeps its value
+        except those of `free`: a neighbourhood of it to search."""
+        from conundrum.model.neighbourhood import relax
+
+        return relax(self, solution, free)
 
     def explain(self, names: dict[Var, str] | None = None, *,
                 time_limit: float | None = None, node_limit: int | None = None,
