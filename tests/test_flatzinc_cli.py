@@ -121,10 +121,10 @@ def test_seq_search_and_unknown_annotation(tmp_path, capsys):
     text = GRID.replace(
         "solve :: int_search(g, input_order, indomain_min, complete) satisfy;",
         "solve :: seq_search([int_search([d], first_fail, indomain_max, complete), "
-        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_luby(100) satisfy;")
+        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_constant(100) satisfy;")
     code, out, err = run(tmp_path, capsys, text)
     assert code == 0 and out == "f = false;\ng = array2d(1..2, 1..2, [2,1,1,2]);\n----------\n"
-    assert "restart_luby" in err and "ignored" in err
+    assert "restart_constant" in err and "ignored" in err
 
 
 def test_standard_input(tmp_path, capsys, monkeypatch):
@@ -357,3 +357,31 @@ def test_ctrl_c_prints_the_best_found(tmp_path):
     assert proc.returncode == 0, err
     assert out.count("----------") == 1 and "==========" not in out
     assert re.search(r"^total = \d+;", out, re.M)
+
+
+@pytest.mark.parametrize("annotation, warning", [
+    ("restart_luby(20)", None),
+    ("restart_geometric(1.5, 20)", None),
+    ("restart_geometric(2.0, 20)", "ratio is 1.5, not 2.0"),
+])
+def test_restart_annotations(tmp_path, capsys, annotation, warning):
+    """MiniZinc's restart annotations become the restarts option (a float argument in an
+    annotation is read, where a float value in the model is refused)."""
+    text = knapsack_fzn(30).replace("solve maximize", f"solve :: {annotation} maximize")
+    code, out, err = run(tmp_path, capsys, text, "-s", "--search", "classic", "-t", "2000")
+    assert code == 0
+    assert int(re.search(r"restarts=(\d+)", out).group(1)) > 0
+    assert (warning is None and err == "") or (warning is not None and warning in err)
+    code, out, err = run(tmp_path, capsys, text, "-s", "-f", "--search", "classic",
+                         "-n", "3")
+    assert re.search(r"restarts=0\b", out)  # free search ignores the annotations
+
+
+def test_relax_and_reconstruct_asks_for_lns(tmp_path, capsys):
+    text = knapsack_fzn(30).replace(
+        "solve maximize", "solve :: relax_and_reconstruct(take, 70) maximize")
+    code, out, err = run(tmp_path, capsys, text, "-t", "1500")
+    assert code == 0 and "relax_and_reconstruct" in err and "==========" not in out
+    float_value = "var 0..3: x;\nconstraint int_le(x, 2.5);\nsolve satisfy;\n"
+    code, _, err = run(tmp_path, capsys, float_value)
+    assert code == 2 and "float values are not supported" in err

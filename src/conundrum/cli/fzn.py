@@ -86,11 +86,12 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["time_limit"] = args.time_ms / 1000
     if args.workers > 1:
         opts["workers"] = args.workers
-    if args.restarts is not None:
-        opts["restarts"] = args.restarts
+    restarts = args.restarts if args.restarts is not None else problem.restarts
+    if restarts is not None:
+        opts["restarts"] = restarts
     if args.search is not None:
         opts["search"] = args.search
-    if getattr(args, "lns", False) and problem.kind != "satisfy" and \
+    if (getattr(args, "lns", False) or problem.lns) and problem.kind != "satisfy" and \
             not isinstance(problem.objective, int):
         opts["lns"] = True
     return opts
