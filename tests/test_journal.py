@@ -183,7 +183,23 @@ def ranges(build: Callable[[list[cn.Var]], object],
     return make
 
 
-MODELS: dict[str, Callable[[], cn.Model]] = {
+def _knapsack(sense: int) -> Callable[[], tuple[cn.Model, cn.Expr, int]]:
+    """A small knapsack with an objective (an item with an offset, one of negative value,
+    a multi-valued item): compiled with it, the model gets the knapsack bound, a redundant
+    propagator that removes no solution."""
+    def make() -> tuple[cn.Model, cn.Expr, int]:
+        m = cn.Model()
+        t = m.int_vars(4, 0, 1, "t")
+        u = m.int_var(0, 2, "u")
+        m += 3 * t[0] + 2 * t[1] + 4 * t[2] + (u + 1) + t[3] <= 8
+        gain = 5 * t[0] + 3 * t[1] + 4 * t[2] + 2 * u - t[3]
+        return m, (gain if sense > 0 else -gain), sense
+    return make
+
+
+MODELS: dict[str, Callable[[], cn.Model | tuple[cn.Model, cn.Expr, int]]] = {
+    "knapsack_max": _knapsack(1),
+    "knapsack_min": _knapsack(-1),
     "linear_eq": one(lambda m, x: 2 * x[0] + x[1] - x[2] + 3 * x[3] == 7),
     "linear_le": one(lambda m, x: 3 * x[0] - 2 * x[1] + x[2] + x[3] <= 2),
     "linear_ne": one(lambda m, x: x[0] + x[1] != x[2] + x[3]),
@@ -345,11 +361,12 @@ def compiled(name: str, enumerate_small: bool = True) -> CompiledModel:
     arithmetic propagators (products, powers, abs, ...) are the ones explained; without
     `enumerate_small` they never enumerate the pairs of small domains either, and reason
     on intervals only."""
-    m = MODELS[name]()
+    made = MODELS[name]()
+    m, objective, sense = made if isinstance(made, tuple) else (made, None, 0)
     limits = tabulate.TABLE_LIMIT, arith.ENUMERATION_LIMIT
     tabulate.TABLE_LIMIT = arith.ENUMERATION_LIMIT = 0
     try:
-        c = compile_model(m.variables, m.constraints)
+        c = compile_model(m.variables, m.constraints, objective, sense)
     finally:
         tabulate.TABLE_LIMIT, arith.ENUMERATION_LIMIT = limits
     assert c is not None, f"{name}: fails at the root"

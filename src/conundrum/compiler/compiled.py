@@ -176,6 +176,10 @@ def compile_model(variables: list[Var], constraints: list[Expr], objective: obje
         compiler = Compiler(variables, constraints, deadline)
         obj = compiler.objective(objective) if objective is not None else None
         compiler.solver.fix_point()
+        if obj is not None and sense != 0:
+            from conundrum.compiler.knapsack import post_knapsack_bounds
+
+            post_knapsack_bounds(compiler.solver, obj, sense)
         compiler.finish(drop_bits=not keep_holes)
     except Inconsistency:
         return None
