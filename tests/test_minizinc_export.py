@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ from hypothesis import strategies as st
 
 import conundrum as cn
 import oracle
+from conundrum.check import holds
 from test_properties_harness import (
     RELATIONS,
     build,
@@ -285,3 +287,116 @@ def test_examples_have_the_same_optimum(name: str) -> None:
     assert best is not None and m.stats.complete
     found = minizinc(m.to_minizinc(objective, sense))
     assert found[-1]["objective"] == best.value(objective)
+
+
+# ------------------------------------------------------------ semantics at the edges
+
+EDGES = {
+    # an undefined operation anywhere in a constraint voids the assignment, even under a
+    # disjunction or a negation that MiniZinc's relational semantics would let pass
+    "floor division under or": lambda x, y: (y == 0) | (x // y == -1),
+    "modulo under not": lambda x, y: ~(x % y == 1),
+    "element index under implies": lambda x, y: cn.implies(y < 0, cn.element([1, 2], y) == 1),
+    "rational quotient under or": lambda x, y: (x / y < Fraction(1, 2)) | (y == 0),
+    "exact division compared": lambda x, y: cn.exact_div(x, y) != 1,
+    "floor of a rational": lambda x, y: (x / 3) // y == x % y - Fraction(1, 3) * y,
+}
+
+
+@pytest.mark.parametrize("kind", list(EDGES))
+def test_undefined_operations_void_the_assignment(kind: str) -> None:
+    """Division by zero, modulo by zero, an element index out of range: the assignment is
+    not a solution, wherever the operation sits (brute force over x, y in -3..3)."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", -3, 3)
+    m += EDGES[kind](x, y)
+    want = [(a, b) for a in range(-3, 4) for b in range(-3, 4)
+            if all(holds(c, {x.index: a, y.index: b}) for c in m.constraints)]
+    assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m)) == want
+
+
+# ------------------------------------------------------------------ names and refusals
+
+def test_names_become_identifiers_and_are_printed_as_given() -> None:
+    """Names that are not MiniZinc identifiers (indices, reserved words, digits first,
+    clashes after the change, no name) get identifiers; the output prints each variable by
+    its own name."""
+    m = cn.Model()
+    odd = [m.int_var(0, 1, name) for name in
+           ("x[0][1]", "var", "2nd", "a b", "a_b", 'say "hi"\\', "int")]
+    anonymous = m.int_var(0, 1)
+    m += cn.sum(odd) + anonymous == 8  # all 1: one solution
+    text = m.to_minizinc()
+    assert "var 0..1: x_0_1;" in text and "var 0..1: var_;" in text
+    assert "var 0..1: v_2nd;" in text and "var 0..1: a_b_1;" in text
+    found = minizinc(text, "-a")
+    assert [sorted(s) for s in found] == [sorted(v.name for v in odd)]
+    assert all(s[v.name] == 1 for s in found for v in odd)
+
+
+def test_what_minizinc_cannot_say_is_refused() -> None:
+    """A rational objective, an integer past 64 bits, a bad sense: a ModelError."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 1, 3)
+    with pytest.raises(cn.ModelError, match="integer-valued"):
+        m.to_minizinc(x / y)
+    with pytest.raises(cn.ModelError, match="sense"):
+        m.to_minizinc(x, "largest")  # type: ignore[arg-type]
+    with pytest.raises(cn.ModelError, match="another model"):
+        m.to_minizinc(cn.Model().int_var(0, 1, "z"))
+    m += x + 2**70 * y >= 0
+    with pytest.raises(cn.ModelError, match="64-bit"):
+        m.to_minizinc()
+    big = cn.Model()
+    big.int_var(0, 2**64, "z")
+    with pytest.raises(cn.ModelError, match="64-bit"):
+        big.to_minizinc()
+
+
+def test_the_objective_is_solved_and_printed() -> None:
+    """solve maximize, the objective's value printed as `objective = N`."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 4)
+    m += x + y <= 5
+    text = m.to_minizinc(x * y - (x == 3), "max")
+    assert "solve maximize (x * y) - bool2int(x == 3);" in text, text
+    assert minizinc(text)[-1]["objective"] == m.maximize(x * y - (x == 3)).value(
+        x * y - (x == 3)) == 6
+
+
+# --------------------------------------------------------------------------- print(m)
+
+def test_print_shows_a_small_model_whole() -> None:
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 9)
+    z = m.int_var([1, 3, 5], "z")
+    m += cn.all_different([x, y, z])
+    m.add(x + y == z, label="sum")
+    assert str(m) == "\n".join([
+        "Model: 3 variables, 2 constraints",
+        "variables:",
+        "  2 in 0..9: x, y",
+        "  1 in {1, 3, 5}: z",
+        "constraints: 1 all_different, 1 linear ==",
+        "  all_different(x, y, z)",
+        "  sum: (x + y) == z",
+    ])
+    assert repr(m) == "Model(3 variables, 2 constraints)"
+
+
+def test_print_summarises_a_large_model() -> None:
+    m = cn.Model()
+    g = m.int_matrix(20, 20, 1, 20, "cell")
+    for row in g.rows:
+        m += cn.all_different(row)
+    m += cn.sum(g.flat) >= 0
+    lines = str(m).splitlines()
+    assert lines[:4] == [
+        "Model: 400 variables, 21 constraints",
+        "variables:",
+        "  400 in 1..20: cell[0][0], cell[0][1], cell[0][2], cell[0][3], cell[0][4], ..., "
+        "cell[19][19]",
+        "constraints: 20 all_different, 1 linear >=",
+    ]
+    assert len(lines) == 4 + 10 + 1 and lines[-1] == "  ... and 11 more"
+    assert all(len(line) <= 100 for line in lines)

@@ -18,7 +18,12 @@ WIDTH = 100  # characters of a line
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= WIDTH else text[:WIDTH - 3] + "..."
+    """text cut to WIDTH, after a comma when there is one in its second half."""
+    if len(text) <= WIDTH:
+        return text
+    head = text[:WIDTH - 4]
+    comma = head.rfind(", ")
+    return (head[:comma + 1] if comma > WIDTH // 2 else head) + " ..."
 
 
 def _plural(n: int, word: str) -> str:
@@ -32,11 +37,15 @@ def _domain(v: Var) -> str:
     return _cut("{" + ", ".join(map(str, values)) + "}")
 
 
-def _names(group: list[Var]) -> str:
+def _names(start: str, group: list[Var]) -> str:
+    """start then the group's names: the first ones, ..., the last one, in WIDTH."""
     names = [v.name or f"_{v.index}" for v in group]
-    if len(names) > NAMES:
-        names = names[:NAMES - 2] + ["...", names[-1]]
-    return ", ".join(names)
+    for first in range(min(len(names), NAMES), 0, -1):
+        shown = names if first == len(names) else names[:first - 1] + ["...", names[-1]]
+        line = start + ", ".join(shown)
+        if len(line) <= WIDTH:
+            return line
+    return _cut(start + ", ".join(names))
 
 
 def summary(model: Any) -> str:
@@ -54,7 +63,7 @@ def summary(model: Any) -> str:
         if k == SHOWN:
             lines.append(f"  ... and {len(groups) - SHOWN} more domains")
             break
-        lines.append(_cut(f"  {len(group)} in {domain}: {_names(group)}"))
+        lines.append(_names(f"  {len(group)} in {domain}: ", group))
     kinds: dict[str, int] = {}
     for c in constraints:
         kind = constraint_kind(c)

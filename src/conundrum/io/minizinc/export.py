@@ -22,6 +22,7 @@ from conundrum.io.minizinc.terms import (
     Term,
     as_bool,
     as_int,
+    bare,
     constant,
     literal,
     numerator,
@@ -175,18 +176,6 @@ def _string(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _statement(text: str) -> str:
-    """text without parentheses around the whole of it."""
-    if not (text.startswith("(") and text.endswith(")")):
-        return text
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and k < len(text) - 1:
-            return text  # (a) + (b): the first one closes before the end
-    return text[1:-1]
-
-
 def to_minizinc(model: Any, objective: object = None, sense: str = "min") -> str:
     """The MiniZinc model of `model` (its variables, constraints and labels) as text, with
     `solve minimize objective` (or maximize, for sense "max") when an objective is given,
@@ -205,36 +194,35 @@ def to_minizinc(model: Any, objective: object = None, sense: str = "min") -> str
         text = as_bool(x.translate(c))
         if k in model.labels:
             body.append(f"% {model.labels[k]}".replace("\n", " "))
-        body += [f"constraint {_statement(cond)};" for cond in x.new]
+        body += [f"constraint {bare(cond)};" for cond in x.new]
         x.new.clear()
-        body.append(f"constraint {_statement(text)};")
+        body.append(f"constraint {bare(text)};")
     solve = "solve satisfy;"
     if objective is not None:
         t = x.translate(objective)
         if t.kind == "rat":
             raise ModelError("to_minizinc: the objective must be integer-valued: use // or "
                              "cn.exact_div instead of / in it")
-        body += [f"constraint {_statement(cond)};" for cond in x.new]
-        solve = f"solve {'minimize' if sense == 'min' else 'maximize'} {_statement(as_int(t))};"
+        body += [f"constraint {bare(cond)};" for cond in x.new]
+        solve = f"solve {'minimize' if sense == 'min' else 'maximize'} {bare(as_int(t))};"
     helpers = sorted(x.helpers | ({"floor_mod"} if "floor_div" in x.helpers else set()))
     named = [v for v in variables if v.name]
     shown = [f"{_string(v.name + ' = ')}, show({x.names[v.index]}), \"\\n\"" for v in named]
     if objective is not None:
         shown.append('"objective = ", show(_objective), "\\n"')
+    # sections headed by comments, no blank line (a doctest shows the text as it is)
     lines = [
-        f"% conundrum model: {len(variables)} variables, {len(constraints)} constraints",
-        "% (exported by Model.to_minizinc; / is exact, // and % are floor division "
-        "and modulo)",
+        f"% conundrum model: {len(variables)} variable{'s' * (len(variables) != 1)}, "
+        f"{len(constraints)} constraint{'s' * (len(constraints) != 1)}",
+        "% (exported by Model.to_minizinc: / is exact, // and % are floor division and "
+        "modulo)",
         'include "globals.mzn";',
-        "",
         *(HELPERS[h] for h in helpers),
-        *([""] if helpers else []),
+        *(["% variables"] if variables else []),
         *(f"var {_domain(v)}: {x.names[v.index]};" for v in variables),
-        "",
+        *(["% constraints"] if body else []),
         *body,
-        "",
         solve,
-        "",
         "output [" + ",\n        ".join(shown) + "];" if shown else 'output [""];',
     ]
     return "\n".join(lines) + "\n"

@@ -27,11 +27,23 @@ INT64 = 2**63 - 1  # MiniZinc's integers are 64-bit
 
 
 def literal(k: int) -> str:
-    """An integer as MiniZinc text (parenthesised when negative, so that it can stand
-    anywhere); a ModelError past MiniZinc's 64-bit integers."""
+    """An integer as MiniZinc text (MiniZinc's unary minus binds tightest: `x * -1` is
+    x * (-1)); a ModelError past MiniZinc's 64-bit integers."""
     if not -INT64 <= k <= INT64:
         raise ModelError(f"to_minizinc: {k} does not fit in MiniZinc's 64-bit integers")
-    return f"({k})" if k < 0 else str(k)
+    return str(k)
+
+
+def bare(text: str) -> str:
+    """text without parentheses around the whole of it."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and k < len(text) - 1:
+            return text  # (a) + (b): the first one closes before the end
+    return text[1:-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +114,7 @@ def integer(text: str, sign: int = 0) -> Term:
 def as_int(t: Term) -> str:
     """The text of an integer term, a truth value read as 0 or 1."""
     if t.kind == "bool":
-        return f"bool2int({t.text})"
+        return f"bool2int({bare(t.text)})"
     if t.kind == "rat":  # (callers test the kind first: a bug, not a user error)
         raise TypeError("a rational where an integer is needed")
     return t.text
