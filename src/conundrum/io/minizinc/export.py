@@ -24,6 +24,7 @@ from conundrum.io.minizinc.terms import (
     as_int,
     bare,
     constant,
+    listing,
     literal,
     numerator,
 )
@@ -124,7 +125,7 @@ class Exporter:
 
     def array(self, texts: Sequence[str]) -> str:
         """A MiniZinc array indexed from 0, as conundrum's positions are."""
-        return f"array1d(0..{len(texts) - 1}, [{', '.join(texts)}])"
+        return f"array1d(0..{len(texts) - 1}, {listing(texts)})"
 
     def term(self, item: object) -> Term:
         """The term of a translated node, or of a constant."""

@@ -21,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from conundrum.io.minizinc.terms import Substitute, Term, as_int, boolean, linear, literal
+from conundrum.io.minizinc.terms import (
+    Substitute,
+    Term,
+    as_int,
+    boolean,
+    call,
+    linear,
+    listing,
+    literal,
+)
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Global
 from conundrum.lang.globals import (
@@ -54,8 +63,7 @@ GlobalRule = Callable[["Exporter", Any, list[str]], str]
 REGULAR_LIMIT = 1_000_000  # cells of a transition table written for `regular`
 
 
-def _list(texts: Sequence[str]) -> str:
-    return "[" + ", ".join(texts) + "]"
+_list = listing
 
 
 def _all(parts: Sequence[str]) -> str:
@@ -77,7 +85,7 @@ def _nonnegative(x: Exporter, items: Sequence[object], texts: list[str]) -> tupl
             passed.append(t)
         else:
             conditions.append(f"({t} >= 0)")
-            passed.append(f"max({t}, 0)")
+            passed.append(call("max", t, "0"))
     return conditions, passed
 
 
@@ -143,7 +151,7 @@ def _regular(x: Exporter, g: Regular, t: list[str]) -> str:
     for q in states:
         rows.append(", ".join(str(number.get(g.transitions.get((q, v)), 0))  # type: ignore[arg-type]
                               for v in range(lo, hi + 1)))
-    symbols = [f"({s} - {lo} + 1)" if lo != 1 else s for s in t]
+    symbols = [linear([(1, s)], 1 - lo) for s in t]  # value lo is symbol 1
     finals = ", ".join(str(number[q]) for q in sorted(g.accepting))
     return (f"regular({_list(symbols)}, {len(states)}, {width}, [| {' | '.join(rows)} |], "
             f"{number[g.start]}, {{{finals}}})")

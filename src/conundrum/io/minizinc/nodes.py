@@ -28,11 +28,14 @@ from conundrum.io.minizinc.terms import (
     Term,
     as_bool,
     as_int,
+    bare,
     boolean,
+    call,
     common,
     constant,
     integer,
     linear,
+    listing,
     numerator,
     rational,
     scale,
@@ -116,7 +119,7 @@ def _div(x: Exporter, a: Term, b: Term) -> Term:
         num, factor = f"(-{num})", f"(-{nb})"
     else:
         x.helpers.add("sign")
-        num, factor = times(num, f"sign({nb})"), f"abs({nb})"
+        num, factor = times(num, call("sign", nb)), call("abs", nb)
     return Term("rat", num, a.den.times(Den(1, (factor,))), a.sign * b.sign)
 
 
@@ -124,9 +127,9 @@ def _floordiv(x: Exporter, a: Term, b: Term) -> Term:
     x.helpers.add("floor_div")
     if _rat(a) or _rat(b):
         n, d = _quotient(x, a, b)
-        return integer(f"floor_div({n}, {d})")
+        return integer(call("floor_div", n, d))
     x.require_nonzero(b)
-    return integer(f"floor_div({as_int(a)}, {as_int(b)})")
+    return integer(call("floor_div", as_int(a), as_int(b)))
 
 
 def _mod(x: Exporter, a: Term, b: Term) -> Term:
@@ -134,13 +137,13 @@ def _mod(x: Exporter, a: Term, b: Term) -> Term:
         # a - b * floor(a / b), over the denominator da * db
         x.helpers.add("floor_div")
         n, d = _quotient(x, a, b)
-        q = f"floor_div({n}, {d})"
+        q = call("floor_div", n, d)
         num = (f"({times(numerator(a), b.den.text())} - "
                f"{times(times(numerator(b), a.den.text()), q)})")
         return rational(num, a.den.times(b.den))
     x.helpers.add("floor_mod")
     x.require_nonzero(b)
-    return integer(f"floor_mod({as_int(a)}, {as_int(b)})")
+    return integer(call("floor_mod", as_int(a), as_int(b)))
 
 
 def _exact_div(x: Exporter, a: Term, b: Term) -> Term:
@@ -169,15 +172,15 @@ def _pow(x: Exporter, node: Pow, args: list[Term]) -> Term:
         den = a.den
         for _ in range(k - 1):
             den = den.times(a.den)
-        return Term("rat", f"pow({a.text}, {k})", den, sign)
-    return integer(f"pow({as_int(a)}, {k})", sign)
+        return Term("rat", call("pow", a.text, str(k)), den, sign)
+    return integer(call("pow", as_int(a), str(k)), sign)
 
 
 def _abs(x: Exporter, node: Abs, args: list[Term]) -> Term:
     (a,) = args
     if _rat(a):
-        return Term("rat", f"abs({a.text})", a.den, abs(a.sign))
-    return integer(f"abs({as_int(a)})", abs(a.sign))
+        return Term("rat", call("abs", a.text), a.den, abs(a.sign))
+    return integer(call("abs", as_int(a)), abs(a.sign))
 
 
 def _numbers(args: list[Term]) -> tuple[list[str], Den]:
@@ -191,7 +194,7 @@ def _min_max(x: Exporter, node: MinMax, args: list[Term]) -> Term:
     if len(args) == 1:
         return args[0]
     nums, den = _numbers(args)
-    return rational(f"{'max' if node.is_max else 'min'}([{', '.join(nums)}])", den)
+    return rational(f"{'max' if node.is_max else 'min'}({listing(nums)})", den)
 
 
 def _arg_extreme(x: Exporter, node: ArgExtreme, args: list[Term]) -> Term:
@@ -231,14 +234,14 @@ def _element(x: Exporter, node: Element, args: list[Term]) -> Term:
     if not x.within(node.args[0], 0, len(items) - 1):
         x.require(f"({i} in 0..{len(items) - 1})")
     nums, den = _numbers(items)
-    return rational(f"{x.array(nums)}[{i}]", den)
+    return rational(f"{x.array(nums)}[{bare(i)}]", den)
 
 
 def _count(x: Exporter, node: Count, args: list[Term]) -> Term:
     if len(args) == 1:
         return constant(0)
     nums, _ = _numbers(args)
-    return integer(f"count([{', '.join(nums[1:])}], {nums[0]})", 0)
+    return integer(f"count({listing(nums[1:])}, {bare(nums[0])})", 0)
 
 
 NODES: dict[type, Rule] = {

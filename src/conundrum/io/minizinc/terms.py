@@ -46,6 +46,16 @@ def bare(text: str) -> str:
     return text[1:-1]
 
 
+def call(name: str, *args: str) -> str:
+    """A call of a MiniZinc function, its arguments without outer parentheses."""
+    return f"{name}({', '.join(bare(a) for a in args)})"
+
+
+def listing(texts: Sequence[str]) -> str:
+    """A MiniZinc array literal."""
+    return "[" + ", ".join(bare(t) for t in texts) + "]"
+
+
 @dataclass(frozen=True, slots=True)
 class Den:
     """A positive denominator: const * the product of factors (texts of positive values)."""
@@ -150,6 +160,8 @@ def product(factors: Sequence[str]) -> str:
 
 def scale(text: str, k: int) -> str:
     """text * k for a constant k."""
+    if text.lstrip("-").isdigit():
+        return literal(int(text) * k)
     if k == 1:
         return text
     if k == -1:
