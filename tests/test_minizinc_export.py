@@ -92,7 +92,9 @@ def constraint(draw: st.DrawFn, n: int) -> tuple[str, Callable[[tuple[int, ...]]
     """A random constraint over x0..x{n-1} (source, meaning): a relation between integer
     or rational expressions, read as written or under cn.integral, or two of them
     combined by a connective."""
-    kind = draw(st.sampled_from(["int", "rational", "integral", "connective"]))
+    kind = draw(st.sampled_from(["int", "rational", "integral", "connective", "global"]))
+    if kind == "global":
+        return draw(global_constraint(n))
     if kind == "connective":
         a = draw(constraint(n).filter(lambda c: not c[0].startswith("(~")))
         b = draw(constraint(n).filter(lambda c: not c[0].startswith("(~")))
@@ -111,6 +113,41 @@ def constraint(draw: st.DrawFn, n: int) -> tuple[str, Callable[[tuple[int, ...]]
     if kind == "integral":
         return f"cn.integral{r.src}", r.ifn
     return r.src, r.fn
+
+
+def _circuit(t: tuple[int, ...]) -> bool:
+    """A single cycle through every node (0-based successors)."""
+    if sorted(t) != list(range(len(t))):
+        return False
+    k, length = t[0], 1
+    while k != 0:
+        k, length = t[k], length + 1
+    return length == len(t)
+
+
+@st.composite
+def global_constraint(draw: st.DrawFn, n: int) -> tuple[str, Callable[[tuple[int, ...]],
+                                                                       object]]:
+    """A global constraint over the variables (source, meaning)."""
+    xs = "[" + ", ".join(f"x{i}" for i in range(n)) + "]"
+    c = draw(st.integers(-2, 2))
+    k = draw(st.integers(0, n - 1))
+    strict = draw(st.booleans())
+    tuples = draw(st.lists(st.tuples(*[st.integers(-3, 3)] * n), max_size=4))
+    options: list[tuple[str, Callable[[tuple[int, ...]], object]]] = [
+        (f"cn.all_different({xs})", oracle.all_different),
+        (f"cn.all_different_except_0({xs})", oracle.all_different_except_0),
+        (f"cn.increasing({xs}, strict={strict})", lambda t: oracle.increasing(t, strict)),
+        (f"cn.decreasing({xs}, strict={strict})", lambda t: oracle.decreasing(t, strict)),
+        (f"(cn.element({xs}, x0) == x{k})", lambda t: oracle.element(t, t[0]) == t[k]),
+        (f"(cn.count({xs}, {c}) == x{k})", lambda t: oracle.count(t, c) == t[k]),
+        (f"(cn.max({xs}) - cn.min({xs}) <= x{k} + {c})",
+         lambda t: max(t) - min(t) <= t[k] + c),
+        (f"cn.table({xs}, {tuples})", lambda t: oracle.table(t, tuples)),
+        (f"cn.lex_less({xs}, {xs}[::-1])", lambda t: oracle.lex_less(t, t[::-1])),
+        (f"cn.circuit({xs})", _circuit),
+    ]
+    return draw(st.sampled_from(options))
 
 
 @settings(max_examples=scaled(0.7))
@@ -198,18 +235,25 @@ def test_every_global_posted_and_reified(kind: str) -> None:
     assert sorted(gecode_solutions(m)) == sorted(want), text
 
 
-def test_every_global_class_is_in_the_table() -> None:
-    """The globals of conundrum.lang all have a MiniZinc global here (a new one would be
-    exported by its decomposition until it gets one)."""
+def test_every_node_class_has_a_rule() -> None:
+    """Every expression node class of conundrum.lang has its rule, and every global its
+    MiniZinc global (a new global would be exported by its decomposition until it gets
+    one; a new node of another kind would be refused with a ModelError)."""
+    from conundrum.io.minizinc.export import RULES
     from conundrum.io.minizinc.globals import GLOBALS as TABLE
-    from conundrum.lang.expr import Global
+    from conundrum.lang.expr import Expr, Global
+    from conundrum.lang.tree import rule_for
 
-    classes, stack = set(), [Global]
+    classes, stack = set(), [Expr]
     while stack:
         for sub in stack.pop().__subclasses__():
             classes.add(sub)
             stack.append(sub)
-    assert {c for c in classes if c.__module__.startswith("conundrum.lang")} <= set(TABLE)
+    ours = {c for c in classes if c.__module__.startswith("conundrum.lang")}
+    assert all(c in RULES or c in TABLE for c in ours - {Global}), sorted(
+        c.__name__ for c in ours if c not in RULES and c not in TABLE)
+    assert all(rule_for(TABLE, object.__new__(c)) for c in ours if issubclass(c, Global)
+               and c is not Global)
 
 
 # ---------------------------------------------------------------------- example models
