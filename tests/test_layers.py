@@ -47,6 +47,7 @@ LAZY_UPWARD = {
     ("model", "display"),    # Model._repr_html_, Solution._repr_html_: notebook pictures
     ("model", "explain"),    # Model.explain, Model.difficulty: convenience methods
     ("model", "parallel"),   # workers= / scheduler= on the solving methods
+    ("model", "io"),         # Model.to_minizinc: the MiniZinc export
 }
 
 

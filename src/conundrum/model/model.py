@@ -20,6 +20,7 @@ from conundrum.lang.expr import (
 from conundrum.lang.matrix import Matrix
 from conundrum.model.options import SearchKeywords, Sense, search_options
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
+from conundrum.model.summary import summary
 from conundrum.search.stats import SearchStats
 
 OnSolution: TypeAlias = "Callable[[Solution], object]"
@@ -478,6 +479,16 @@ class Model:
 
         return rate(self, time_limit, node_limit, on_progress)
 
+    def to_minizinc(self, objective: ExprLike | None = None, sense: Sense = "min") -> str:
+        """This model as a MiniZinc model (text) with the same solutions: globals by their
+        MiniZinc names, conundrum's / // % kept exactly; `solve minimize objective` (or
+        maximize, sense="max") when an objective is given. See docs/export.md."""
+        from conundrum.io.minizinc import to_minizinc
+
+        _sense(sense)
+        return to_minizinc(self, None if objective is None else self._objective(objective),
+                           sense)
+
     def _repr_html_(self) -> str:
         """The summary a notebook shows: variables, domain sizes, constraints by kind."""
         from conundrum.display.html import model_html
@@ -486,3 +497,7 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({len(self.variables)} variables, {len(self.constraints)} constraints)"
+
+    def __str__(self) -> str:
+        """print(model): counts, variables by domain, constraints by kind, the first ones."""
+        return summary(self)

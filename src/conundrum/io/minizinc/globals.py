@@ -1,0 +1,272 @@
+"""The MiniZinc text of each global constraint, by its MiniZinc name (GLOBALS).
+
+Each function takes the exporter, the global and the integer texts of its arguments, and
+returns a Boolean text: the MiniZinc global of the same meaning, with conundrum's
+conventions made explicit where MiniZinc's differ or leave a case open:
+
+- 0-based successors, positions and bins are arrays indexed from 0 (`array1d(0..n-1,
+  ...)`), MiniZinc's globals reading the index set;
+- what MiniZinc assumes and conundrum states (durations, demands and sizes >= 0, a
+  capacity >= 0, successors in range) is written as constraints beside the global, unless
+  the argument is a constant or a variable whose domain already says so;
+- the degenerate cases (no argument, one task, no tuple, ...) are written out, since
+  MiniZinc's definitions do not all accept empty arrays.
+
+A global with a rational argument, or one this table does not name, is exported through
+its decomposition (`Global.decompose`), as the compiler posts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from conundrum.io.minizinc.terms import (
+    Substitute,
+    Term,
+    as_int,
+    boolean,
+    call,
+    linear,
+    listing,
+    literal,
+)
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Global
+from conundrum.lang.globals import (
+    AllDifferent,
+    AllDifferentExcept0,
+    AllEqual,
+    Among,
+    BinPacking,
+    Circuit,
+    Cumulative,
+    GlobalCardinality,
+    Inverse,
+    Lex,
+    LinearEquation,
+    NoOverlap,
+    NoOverlap2D,
+    NValue,
+    Ordered,
+    Regular,
+    Table,
+    ValuePrecede,
+)
+from conundrum.lang.tree import rule_for
+
+if TYPE_CHECKING:
+    from conundrum.io.minizinc.export import Exporter
+
+GlobalRule = Callable[["Exporter", Any, list[str]], str]
+
+REGULAR_LIMIT = 1_000_000  # cells of a transition table written for `regular`
+
+
+_list = listing
+
+
+def _all(parts: Sequence[str]) -> str:
+    """The conjunction of parts (true for none)."""
+    kept = [p for p in parts if p != "true"]
+    if not kept:
+        return "true"
+    return kept[0] if len(kept) == 1 else "(" + " /\\ ".join(kept) + ")"
+
+
+def _nonnegative(x: Exporter, items: Sequence[object], texts: list[str]) -> tuple[
+        list[str], list[str]]:
+    """(conditions, texts): `t >= 0` for each argument not known to be >= 0, and the
+    texts to pass to a global that asserts its arguments' lower bounds are >= 0
+    (`max(t, 0)`, equal to t wherever the condition holds)."""
+    conditions, passed = [], []
+    for item, t in zip(items, texts):
+        if x.within(item, 0, None):
+            passed.append(t)
+        else:
+            conditions.append(f"({t} >= 0)")
+            passed.append(call("max", t, "0"))
+    return conditions, passed
+
+
+def _in_range(x: Exporter, items: Sequence[object], texts: list[str], lo: int,
+              hi: int) -> list[str]:
+    return [f"({t} in {lo}..{hi})" for item, t in zip(items, texts)
+            if not x.within(item, lo, hi)]
+
+
+def _simple(name: str, least: int = 2) -> GlobalRule:
+    """A global over one array, true with fewer than `least` arguments."""
+    return lambda x, g, t: f"{name}({_list(t)})" if len(t) >= least else "true"
+
+
+def _global_cardinality(x: Exporter, g: GlobalCardinality, t: list[str]) -> str:
+    xs, counts = t[:g.n], t[g.n:]
+    if not g.values:
+        return "true"
+    if not xs:
+        return _all([f"({c} = 0)" for c in counts])
+    return f"global_cardinality({_list(xs)}, {_list([str(v) for v in g.values])}, " \
+           f"{_list(counts)})"
+
+
+def _among(x: Exporter, g: Among, t: list[str]) -> str:
+    if len(t) == 1 or not g.values:
+        return f"({t[0]} = 0)"
+    return f"among({t[0]}, {_list(t[1:])}, {{{', '.join(map(str, g.values))}}})"
+
+
+def _nvalue(x: Exporter, g: NValue, t: list[str]) -> str:
+    return f"nvalue({t[0]}, {_list(t[1:])})" if len(t) > 1 else f"({t[0]} = 0)"
+
+
+def _table(x: Exporter, g: Table, t: list[str]) -> str:
+    if not g.tuples:
+        return "false"
+    if not t:
+        return "true"
+    rows = " | ".join(", ".join(map(str, row)) for row in g.tuples)
+    return f"table({_list(t)}, [| {rows} |])"
+
+
+def _regular(x: Exporter, g: Regular, t: list[str]) -> str:
+    """MiniZinc's regular numbers states 1..Q and symbols 1..S: conundrum's states are
+    renumbered, and each value v read as the symbol v - lo + 1 (lo the smallest value of
+    a transition; the values between that no transition reads fail)."""
+    if not g.transitions:
+        return ("true" if g.start in g.accepting else "false") if not t else "false"
+    states = sorted({g.start, *g.accepting, *(q for q, _ in g.transitions),
+                     *g.transitions.values()})
+    number = {q: k + 1 for k, q in enumerate(states)}
+    lo = min(v for _, v in g.transitions)
+    hi = max(v for _, v in g.transitions)
+    width = hi - lo + 1
+    if len(states) * width > REGULAR_LIMIT:
+        raise ModelError(f"to_minizinc: regular's transition table would have "
+                         f"{len(states)} states x {width} values (more than "
+                         f"{REGULAR_LIMIT:,} cells)")
+    if not t:
+        return "true" if g.start in g.accepting else "false"
+    rows = []
+    for q in states:
+        rows.append(", ".join(str(number.get(g.transitions.get((q, v)), 0))  # type: ignore[arg-type]
+                              for v in range(lo, hi + 1)))
+    symbols = [linear([(1, s)], 1 - lo) for s in t]  # value lo is symbol 1
+    finals = ", ".join(str(number[q]) for q in sorted(g.accepting))
+    return (f"regular({_list(symbols)}, {len(states)}, {width}, [| {' | '.join(rows)} |], "
+            f"{number[g.start]}, {{{finals}}})")
+
+
+def _circuit(x: Exporter, g: Circuit, t: list[str]) -> str:
+    """0-based successors, as an array indexed from 0 (MiniZinc's circuit of one node
+    refuses its loop, which conundrum's accepts)."""
+    n = len(t)
+    if n == 0:
+        return "true"
+    if n == 1:
+        return f"({t[0]} = 0)"
+    return _all([*_in_range(x, g.args, t, 0, n - 1), f"{g.name}({x.array(t)})"])
+
+
+def _inverse(x: Exporter, g: Inverse, t: list[str]) -> str:
+    n = len(t) // 2
+    if n == 0:
+        return "true"
+    return f"inverse({x.array(t[:n])}, {x.array(t[n:])})"
+
+
+def _bin_packing(x: Exporter, g: BinPacking, t: list[str]) -> str:
+    k = len(t) - len(g.sizes)
+    loads, bins = t[:k], t[k:]
+    if not bins:
+        return _all([f"({load} = 0)" for load in loads])
+    if k == 0:
+        return "false"
+    return (f"bin_packing_load({x.array(loads)}, {_list(bins)}, "
+            f"{_list([str(s) for s in g.sizes])})")
+
+
+def _no_overlap(x: Exporter, g: NoOverlap, t: list[str]) -> str:
+    n = len(t) // 2
+    conditions, durations = _nonnegative(x, g.args[n:], t[n:])
+    if n < 2:
+        return _all(conditions)
+    name = "disjunctive_strict" if g.strict else "disjunctive"
+    return _all([*conditions, f"{name}({_list(t[:n])}, {_list(durations)})"])
+
+
+def _cumulative(x: Exporter, g: Cumulative, t: list[str]) -> str:
+    n = (len(t) - 1) // 3
+    if n == 0:
+        return "true"
+    cd, durations = _nonnegative(x, g.args[n:2 * n], t[n:2 * n])
+    cr, demands = _nonnegative(x, g.args[2 * n:3 * n], t[2 * n:3 * n])
+    cc, _ = _nonnegative(x, g.args[-1:], t[-1:])
+    return _all([*cd, *cr, *cc, f"cumulative({_list(t[:n])}, {_list(durations)}, "
+                 f"{_list(demands)}, {t[-1]})"])
+
+
+def _no_overlap_2d(x: Exporter, g: NoOverlap2D, t: list[str]) -> str:
+    n = len(t) // 4
+    conditions, _ = _nonnegative(x, g.args[2 * n:], t[2 * n:])
+    if n < 2:
+        return _all(conditions)
+    return _all([*conditions, f"diffn({', '.join(_list(t[k * n:(k + 1) * n]) for k in range(4))})"])
+
+
+def _ordered(x: Exporter, g: Ordered, t: list[str]) -> str:
+    return f"{g.name}({_list(t)})" if len(t) >= 2 else "true"
+
+
+def _lex(x: Exporter, g: Lex, t: list[str]) -> str:
+    if g.n == 0:
+        return "false" if g.strict else "true"
+    return f"{g.name}({_list(t[:g.n])}, {_list(t[g.n:])})"
+
+
+def _value_precede(x: Exporter, g: ValuePrecede, t: list[str]) -> str:
+    if g.s == g.t or not t:
+        return "true"
+    return f"value_precede({g.s}, {g.t}, {_list(t)})"
+
+
+def _linear_eq(x: Exporter, g: LinearEquation, t: list[str]) -> str:
+    return f"({linear(list(zip(g.coefs, t)), 0)} = {literal(g.rhs)})"
+
+
+GLOBALS: dict[type, GlobalRule] = {
+    AllDifferent: _simple("all_different"),
+    AllDifferentExcept0: _simple("alldifferent_except_0"),
+    AllEqual: _simple("all_equal"),
+    GlobalCardinality: _global_cardinality,
+    Among: _among,
+    NValue: _nvalue,
+    Table: _table,
+    Regular: _regular,
+    Circuit: _circuit,
+    Inverse: _inverse,
+    BinPacking: _bin_packing,
+    NoOverlap: _no_overlap,
+    Cumulative: _cumulative,
+    NoOverlap2D: _no_overlap_2d,
+    Ordered: _ordered,
+    Lex: _lex,
+    ValuePrecede: _value_precede,
+    LinearEquation: _linear_eq,
+}
+
+
+# MiniZinc's standard library refuses these in a reified context (an `abort` in their
+# fzn_*_reif.mzn): used as a value, they are written as their decomposition
+ROOT_ONLY: dict[type, bool] = {Circuit: True, Regular: True, ValuePrecede: True}
+
+
+def global_term(x: Exporter, node: Global, args: list[Term]) -> Term | Substitute:
+    """A global's term: its MiniZinc global, or its decomposition when an argument is
+    rational, when GLOBALS does not name its class, or when it is used as a value and
+    MiniZinc cannot reify it."""
+    rule = rule_for(GLOBALS, node)
+    if (rule is None or any(t.kind == "rat" for t in args)
+            or (id(node) in x.reified and rule_for(ROOT_ONLY, node))):
+        return Substitute(node.decompose())
+    return boolean(rule(x, node, [as_int(t) for t in args]))
