@@ -41,6 +41,7 @@ from conundrum.io.minizinc.terms import (
     scale,
     times,
 )
+from conundrum.lang.array import Element2D
 from conundrum.lang.expr import (
     Abs,
     ArgExtreme,
@@ -224,17 +225,32 @@ def _bool_op(x: Exporter, node: BoolOp, args: list[Term]) -> Term:
     return boolean("(" + _CONNECTIVES[node.op].join(texts) + ")")
 
 
-def _element(x: Exporter, node: Element, args: list[Term]) -> Term:
-    index, items = args[0], args[1:]
+def _index(x: Exporter, expr: object, index: Term, size: int) -> str:
+    """An element index as MiniZinc text, its definedness (a whole number in 0..size-1)
+    required."""
     if _rat(index):  # a whole rational is an index; another one is undefined
         x.require(f"({index.text} mod {index.den.text()} = 0)")
         i = f"({index.text} div {index.den.text()})"
     else:
         i = as_int(index)
-    if not x.within(node.args[0], 0, len(items) - 1):
-        x.require(f"({i} in 0..{len(items) - 1})")
+    if not x.within(expr, 0, size - 1):
+        x.require(f"({i} in 0..{size - 1})")
+    return i
+
+
+def _element(x: Exporter, node: Element, args: list[Term]) -> Term:
+    items = args[1:]
+    i = _index(x, node.args[0], args[0], len(items))
     nums, den = _numbers(items)
     return rational(f"{x.array(nums)}[{bare(i)}]", den)
+
+
+def _element_2d(x: Exporter, node: Element2D, args: list[Term]) -> Term:
+    rows, cols = node.shape
+    r = _index(x, node.args[0], args[0], rows)
+    c = _index(x, node.args[1], args[1], cols)
+    nums, den = _numbers(args[2:])
+    return rational(f"{x.array(nums)}[{bare(r)} * {cols} + {bare(c)}]", den)
 
 
 def _count(x: Exporter, node: Count, args: list[Term]) -> Term:
@@ -255,6 +271,7 @@ NODES: dict[type, Rule] = {
     Rel: _rel,
     BoolOp: _bool_op,
     Element: _element,
+    Element2D: _element_2d,
     Count: _count,
     BoolConst: lambda x, node, args: boolean("true" if node.value else "false"),
 }
