@@ -472,3 +472,17 @@ def test_print_summarises_a_large_model() -> None:
     ]
     assert len(lines) == 4 + 10 + 1 and lines[-1] == "  ... and 11 more"
     assert all(len(line) <= 100 for line in lines)
+
+
+def test_a_2d_element_with_variable_indices():
+    """grid[r, c] (one 2-D element) exported as a flat array at r * cols + c: the same
+    solutions as conundrum's, an index outside the grid failing the assignment, in a
+    reified context too."""
+    m = cn.Model()
+    r = m.int_var(-1, 3, "r")
+    c = m.int_var(0, 3, "c")
+    v = m.int_var(0, 9, "v")
+    grid = cn.array([[1, 2, 3], [4, 5, 6]])
+    m += (grid[r, c] == v) | (v == 0)
+    m += grid[r][c] + v >= 6
+    assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m))
