@@ -159,10 +159,11 @@ class Model:
             raise ModelError(f"int_vars: names are a string, a count or a list, not {names}")
         elif isinstance(names, int):
             if isinstance(lo, int) and isinstance(hi, str):
-                # int_var's order (bounds, then names) is a slip that would give n variables
-                # of a wrong domain, or none
-                raise ModelError(f"int_vars({names}, {lo}, {hi!r}): the names or a count come "
-                                 f"first, then the domain: int_vars({hi!r}, {names}, {lo})")
+                # int_var's order (bounds, then names) or a missing bound: a slip that
+                # would give n variables of a wrong domain, or none
+                raise ModelError(f"int_vars({names}, {lo}, {hi!r}): the names or a count "
+                                 "first, then both bounds, then the name: int_vars('x y', 0, "
+                                 "9) or int_vars(3, 0, 9, 'x')")
             if names < 0:
                 raise ModelError(f"int_vars: a negative count {names}")
             labels = [f"{name}[{i}]" if name else "" for i in range(names)]
@@ -175,6 +176,10 @@ class Model:
                   ) -> list[Var]:
         """Several 0/1 variables, named as int_vars names them: bool_vars("p q r"),
         bool_vars(5, "b") (b[0]..b[4])."""
+        if name is not None and (isinstance(names, bool) or not isinstance(names, int)):
+            raise ModelError(f"bool_vars({names!r}, {name!r}): a name goes with a count, "
+                             "bool_vars(5, 'b'); give the names in one string: "
+                             "bool_vars('p q r')")
         return self.int_vars(names, 0, 1, name)
 
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
