@@ -194,3 +194,17 @@ def test_non_boolean_operands_are_a_model_error(k: int) -> None:
     call, message = operands_errors()[k]
     with pytest.raises(cn.ModelError, match=message):
         call()
+
+
+def test_top_level_clauses_and_parities_need_no_truth_variables() -> None:
+    """m += a | ~b | (x > 2) is one linear propagator over the literals (the nested `or`
+    of `|` flattened), a ^ b ^ c ^ d and cn.xor one parity equation with one auxiliary."""
+    m = cn.Model()
+    a, b, c, d = m.bool_vars("a b c d")
+    m += a | ~b | c
+    m += cn.any(b, ~c, d) | a
+    cx = Compiler(m.variables, m.constraints)
+    assert len(cx.solver.vars) == 4 and len(cx.solver.propagators) == 2
+    for parity in (a ^ b ^ c ^ d, cn.xor(a, b, c, d)):
+        cx = Compiler([a, b, c, d], [parity])
+        assert len(cx.solver.vars) == 5 and len(cx.solver.propagators) == 1

@@ -79,7 +79,7 @@ def _connective(cx: Compiler, c: BoolOp) -> Sequence[object]:
         post_rel(cx, NEGATED[c.args[0].op], c.args[0])
         return ()
     if c.op in ("or", "xor"):
-        parts = [cx.value(a)[0] for a in c.args]
+        parts = [cx.value(a)[0] for a in _operands(c)]
         if c.op == "or":  # 1 - sum <= 0
             cx.post_linear(_total(parts).scaled(-1).plus(ONE), "le")
         elif len(parts) == 2:  # a + b - 1 == 0
@@ -88,6 +88,20 @@ def _connective(cx: Compiler, c: BoolOp) -> Sequence[object]:
             cx.post_linear(parity(cx, parts).plus(ONE, -1), "eq")
         return ()
     return _true(cx, c)
+
+
+def _operands(c: BoolOp) -> list[object]:
+    """The operands of c and of the connectives of its kind nested in it, in order: `a | b
+    | c` is ((a or b) or c), one clause of three, with no truth value for (a or b)."""
+    out: list[object] = []
+    stack: list[object] = [c]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BoolOp) and node.op == c.op:
+            stack.extend(reversed(node.args))
+        else:
+            out.append(node)
+    return out
 
 
 def _total(parts: list[Lin]) -> Lin:
