@@ -3,8 +3,9 @@ cn.exactly_one, sums of Booleans and of constraints), posted and reified, agains
 force.
 
 The operands are drawn from 0/1 variables, comparisons of integer variables with
-constants, their negations, Python bools and (one level down) the connectives themselves;
-the truth of each is written here in plain Python, independently of conundrum.
+constants, their negations, Python bools, the constants 0 and 1, and (one level down) the
+connectives themselves; the truth of each is written here in plain Python, independently
+of conundrum.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def item(draw: st.DrawFn, depth: int = 1) -> Item:
         return f"~(x{i} {op} {c})", lambda t: not r(t[i], c)
     if kind == "const":
         b = draw(st.booleans())
-        return str(b), lambda t: b
+        return draw(st.sampled_from([str(b), str(int(b))])), lambda t: b  # True or 1
     return draw(builder(depth - 1))
 
 

@@ -468,9 +468,9 @@ class Global(Expr):
 
 
 def as_constraint(value: object) -> Expr:
-    """Check that value can be used as a constraint (0/1 valued)."""
-    if isinstance(value, bool):
-        return BoolConst(value)
+    """Check that value can be used as a constraint (0/1 valued; a constant 0 or 1 too)."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return BoolConst(bool(value))
     if isinstance(value, Expr):
         if value.boolean:
             return value

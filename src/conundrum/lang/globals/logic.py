@@ -2,9 +2,9 @@
 cardinality globals of Booleans (at_most_one, exactly_one).
 
 An operand is a Boolean: a 0/1 variable (`m.bool_var()`), a constraint (a relation, a
-connective, a global), or a Python bool. `any` and `all` are the n-ary `or` and `and` of
-`BoolOp`, `xor` its n-ary parity; `at_most_one` and `exactly_one` are globals, posted as
-one linear relation over the 0/1 values.
+connective, a global), a Python bool, or the constant 0 or 1. `any` and `all` are the
+n-ary `or` and `and` of `BoolOp`, `xor` its n-ary parity; `at_most_one` and `exactly_one`
+are globals, posted as one linear relation over the 0/1 values.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ Booleans: TypeAlias = "Expr | bool | Iterable[Expr | bool] | Iterable[Iterable[E
 
 
 def _boolean(item: object, what: str) -> Expr:
-    if isinstance(item, bool):
-        return BoolConst(item)
+    if isinstance(item, bool) or (isinstance(item, int) and item in (0, 1)):
+        return BoolConst(bool(item))  # a constant truth value, 0 or 1 as a number
     if isinstance(item, Expr):
         if item.boolean:
             return item
