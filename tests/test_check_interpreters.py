@@ -43,7 +43,7 @@ def _constraint(value: Any) -> Expr:
 
 
 NUMERIC = ["add", "sub", "mul", "scale", "div", "floordiv", "mod", "exact_div", "pow",
-           "abs", "neg", "min", "max", "element", "count", "sum", "arg_max", "arg_min",
+           "abs", "neg", "min", "max", "element", "element2d", "count", "sum", "arg_max", "arg_min",
            "truth", "halves"]
 BOOLEAN = ["rel", "and", "or", "xor", "not", "implies", "all_different",
            "all_different_except_0", "all_equal", "increasing", "decreasing", "lex_less",
@@ -108,6 +108,10 @@ def model_and_constraint(draw: st.DrawFn) -> tuple[list[cn.Var], Expr, list[Any]
             new = getattr(cn, op)(terms())
         elif op == "element":
             new = cn.element(wholes(), a)
+        elif op == "element2d":  # grid[r, c] with variable indices: one 2-D element
+            cols = draw(st.integers(1, 3))
+            grid = cn.array([wholes(cols, cols) for _ in range(draw(st.integers(1, 3)))])
+            new = grid[a if isinstance(a, Expr) else xs[0], b if isinstance(b, Expr) else xs[1]]
         elif op == "count":
             new = cn.count(terms(), a)
         elif op == "sum":

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conundrum.engine import Inconsistency, Solver
+from conundrum.engine.bits import lost, offsets, window
 from conundrum.engine.var import BITSET_LIMIT, IntVar
 
 OFFSET = 3  # a view x + OFFSET must follow every change of x
@@ -127,3 +128,40 @@ def run(initial: set[int], bounded: bool, steps: list) -> None:
         trail.pop_level()
         values, saved = frames.pop()
         assert state(x) == saved
+
+
+def _domain(draw_values: set[int], bounds_only: bool) -> tuple[int, int, int]:
+    lo, hi = min(draw_values), max(draw_values)
+    if bounds_only:
+        return lo, hi, -1
+    return lo, hi, sum(1 << (v - lo) for v in draw_values)
+
+
+def _members(d: tuple[int, int, int]) -> set[int]:
+    lo, hi, bits = d
+    return {v for v in range(lo, hi + 1) if bits < 0 or (bits >> (v - lo)) & 1}
+
+
+# wide sets (past bits.WIDE) take the bit scan's other path
+spread = st.sampled_from([40, 6000])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), top=spread, bounds_only=st.booleans())
+def test_lost_lists_what_a_narrower_domain_dropped(data, top: int, bounds_only: bool) -> None:
+    """bits.lost (what the journal's explanations list as holes) against plain sets: the
+    values of a..b in the first domain and not in the second, for a domain and any
+    subset of it, including windows that stick out on either side."""
+    before_values = data.draw(st.sets(st.integers(0, top), min_size=1, max_size=60))
+    before = _domain(before_values, bounds_only)
+    members = _members(before)
+    after_values = data.draw(st.sets(st.sampled_from(sorted(members)), min_size=1,
+                                     max_size=60))
+    after = _domain(after_values, data.draw(st.booleans()) and bounds_only)
+    a = data.draw(st.integers(-3, top + 3))
+    b = data.draw(st.integers(-3, top + 3))
+    expected = sorted(v for v in range(a, b + 1)
+                      if v in members and v not in _members(after))
+    assert list(lost(a, b, before, after)) == expected
+    assert sorted(o + a for o in offsets(window(a, b, *before))) == \
+        sorted(v for v in members if a <= v <= b)

@@ -121,10 +121,10 @@ def test_seq_search_and_unknown_annotation(tmp_path, capsys):
     text = GRID.replace(
         "solve :: int_search(g, input_order, indomain_min, complete) satisfy;",
         "solve :: seq_search([int_search([d], first_fail, indomain_max, complete), "
-        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_luby(100) satisfy;")
+        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_constant(100) satisfy;")
     code, out, err = run(tmp_path, capsys, text)
     assert code == 0 and out == "f = false;\ng = array2d(1..2, 1..2, [2,1,1,2]);\n----------\n"
-    assert "restart_luby" in err and "ignored" in err
+    assert "restart_constant" in err and "ignored" in err
 
 
 def test_standard_input(tmp_path, capsys, monkeypatch):
@@ -309,3 +309,79 @@ def test_all_different_with_a_wide_variable_that_shrinks(tmp_path, capsys):
              for y in [(y0, y1, y2)] for a in range(1, 13)
              if len({a, *y}) == 4 and a - y1 - y0 <= 2]
     assert sorted(got) == sorted(truth) and len(got) == len(set(got))
+
+
+def knapsack_fzn(n: int = 60, seed: int = 7) -> str:
+    """A 0/1 knapsack that depth-first branch and bound does not finish soon."""
+    import random
+
+    rng = random.Random(seed)
+    weight = [rng.randint(20, 90) for _ in range(n)]
+    value = [w + rng.randint(-10, 10) for w in weight]
+    xs = ", ".join(f"x{i}" for i in range(n))
+    return "\n".join([
+        *(f"var 0..1: x{i};" for i in range(n)),
+        f"array [1..{n}] of var int: take :: output_array([1..{n}]) = [{xs}];",
+        f"var 0..{sum(value)}: total :: output_var :: is_defined_var;",
+        f"constraint int_lin_le([{', '.join(map(str, weight))}], [{xs}], {sum(weight) // 2});",
+        f"constraint int_lin_eq([{', '.join(map(str, value))}, -1], [{xs}, total], 0) "
+        ":: defines_var(total);",
+        "solve maximize total;", ""])
+
+
+def test_lns_flag_and_time_limit_print_the_best_found(tmp_path, capsys):
+    code, out, _ = run(tmp_path, capsys, knapsack_fzn(), "--lns", "-t", "1000", "-s")
+    assert code == 0 and out.count("----------") == 1 and "==========" not in out
+    total = int(re.search(r"^total = (\d+);", out, re.M).group(1))
+    assert f"%%%mzn-stat: objective={total}" in out
+    # a satisfaction model ignores the flag
+    code, out, _ = run(tmp_path, capsys, GRID, "--lns")
+    assert code == 0 and out.endswith("----------\n")
+
+
+def test_ctrl_c_prints_the_best_found(tmp_path):
+    """SIGINT (MiniZinc's way of stopping a solver at its time limit) while optimising:
+    the best solution found is printed, without the line that claims optimality."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "knapsack.fzn"
+    path.write_text(knapsack_fzn())
+    proc = subprocess.Popen([sys.executable, "-m", "conundrum", "fzn", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # imports, reading, and a first solution
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out.count("----------") == 1 and "==========" not in out
+    assert re.search(r"^total = \d+;", out, re.M)
+
+
+@pytest.mark.parametrize("annotation, warning", [
+    ("restart_luby(20)", None),
+    ("restart_geometric(1.5, 20)", None),
+    ("restart_geometric(2.0, 20)", "ratio is 1.5, not 2.0"),
+])
+def test_restart_annotations(tmp_path, capsys, annotation, warning):
+    """MiniZinc's restart annotations become the restarts option (a float argument in an
+    annotation is read, where a float value in the model is refused)."""
+    text = knapsack_fzn(30).replace("solve maximize", f"solve :: {annotation} maximize")
+    code, out, err = run(tmp_path, capsys, text, "-s", "--search", "classic", "-t", "2000")
+    assert code == 0
+    assert int(re.search(r"restarts=(\d+)", out).group(1)) > 0
+    assert (warning is None and err == "") or (warning is not None and warning in err)
+    code, out, err = run(tmp_path, capsys, text, "-s", "-f", "--search", "classic",
+                         "-n", "3")
+    assert re.search(r"restarts=0\b", out)  # free search ignores the annotations
+
+
+def test_relax_and_reconstruct_asks_for_lns(tmp_path, capsys):
+    text = knapsack_fzn(30).replace(
+        "solve maximize", "solve :: relax_and_reconstruct(take, 70) maximize")
+    code, out, err = run(tmp_path, capsys, text, "-t", "1500")
+    assert code == 0 and "relax_and_reconstruct" in err and "==========" not in out
+    float_value = "var 0..3: x;\nconstraint int_le(x, 2.5);\nsolve satisfy;\n"
+    code, _, err = run(tmp_path, capsys, float_value)
+    assert code == 2 and "float values are not supported" in err

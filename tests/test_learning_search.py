@@ -212,9 +212,9 @@ def test_the_engine_is_left_as_it_was() -> None:
 def test_activity_is_the_learning_search_s() -> None:
     m, q = queens(6)
     with pytest.raises(cn.ModelError, match="learning"):
-        m.count(var_select="activity")  # the default search is classic
-    # under auto, which does not learn on a count, activity's stand-in is dom_wdeg
-    assert m.count(var_select="activity", search="auto") == m.count(var_select="dom_wdeg") == 4
+        m.count(var_select="activity", search="classic")
+    # under auto (the default) a learning heuristic asks for the learning search
+    assert m.count(var_select="activity") == 4 and m.stats.search == "learning"
     with pytest.raises(cn.ModelError, match="unknown var_select"):
         m.count(var_select="activity_x", search="learning")
     assert m.count(var_select="activity", search="learning") == 4

@@ -22,6 +22,7 @@ if os.environ.get("CONUNDRUM_PURE") == "1":  # before any engine module is impor
 
     use_pure_sources()
 
+from conundrum.lang.array import Array  # noqa: E402
 from conundrum.lang.errors import ModelError, WorkerError  # noqa: E402
 from conundrum.lang.expr import Expr, ExprLike, Operands, Var  # noqa: E402
 from conundrum.lang.globals import (  # noqa: E402
@@ -65,7 +66,7 @@ from conundrum.lang.globals import (  # noqa: E402
     value_precede,
     xor,
 )
-from conundrum.lang.matrix import Matrix  # noqa: E402
+from conundrum.lang.matrix import Matrix, array  # noqa: E402
 from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
 from conundrum.model.options import SearchKeywords  # noqa: E402
 from conundrum.search.methods import bbs, lds  # noqa: E402
@@ -76,15 +77,15 @@ __version__ = "0.1.0"
 # The public names: `from conundrum import *` and type checkers (which, under --strict,
 # see only what a package exports explicitly) both read this list.
 __all__ = [
-    "COMPILED", "Constraints", "Expr", "ExprLike", "Matrix", "Model", "ModelError", "Operands",
-    "SearchKeywords", "SearchOptions", "SearchStats", "Solution", "ValueSelect", "Var",
-    "VarSelect", "WorkerError", "__version__",
+    "Array", "COMPILED", "Constraints", "Expr", "ExprLike", "Matrix", "Model", "ModelError",
+    "Operands", "SearchKeywords", "SearchOptions", "SearchStats", "Solution", "ValueSelect",
+    "Var", "VarSelect", "WorkerError", "__version__",
     "all", "all_different", "all_different_except_0", "all_equal", "among", "any", "arg_max",
-    "arg_min", "at_least", "at_most", "at_most_one", "bbs", "bin_packing", "circuit", "count",
-    "cumulative", "decreasing", "element", "exact_div", "exactly_one", "global_cardinality",
-    "implies", "increasing", "integral", "inverse", "lds", "lex_less", "lex_lesseq", "linear_eq",
-    "max", "min", "no_overlap", "no_overlap_2d", "nvalue", "pattern_automaton", "regular",
-    "subcircuit", "sum", "table", "value_precede", "xor",
+    "arg_min", "array", "at_least", "at_most", "at_most_one", "bbs", "bin_packing", "circuit",
+    "count", "cumulative", "decreasing", "element", "exact_div", "exactly_one",
+    "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
+    "lex_lesseq", "linear_eq", "max", "min", "no_overlap", "no_overlap_2d", "nvalue",
+    "pattern_automaton", "regular", "subcircuit", "sum", "table", "value_precede", "xor",
 ]
 
 # whether the engine running here is the compiled one (its modules are extension modules)

@@ -11,10 +11,10 @@ import re
 def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """--search and --restarts, the same for the puzzle commands and `conundrum fzn`."""
     group.add_argument("--search", type=search_spec, metavar="S",
-                       help="classic (default: depth-first), learning (conflict-driven "
-                       "nogood learning with restarts) or auto (depth-first, and a hard "
-                       "optimisation without all_different goes on learning after 1000 "
-                       "failures; auto:N after N)")
+                       help="auto (default: depth-first, and a hard optimisation without "
+                       "all_different goes on learning after 10000 failures; auto:N after "
+                       "N), classic (depth-first) or learning (conflict-driven nogood "
+                       "learning with restarts)")
     group.add_argument("--restarts", type=restarts_spec, metavar="R",
                        help="restart from the root every so many failures, keeping what "
                        "was refuted as nogoods: luby or geometric (luby:N, geometric:N: N "

@@ -39,6 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
                    help="search on N worker processes (default 1)")
+    p.add_argument("--lns", action="store_true",
+                   help="optimise by large neighbourhood search (best with -t; a "
+                   "satisfaction model ignores it)")
     add_search_arguments(p)
 
 
@@ -83,10 +86,14 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["time_limit"] = args.time_ms / 1000
     if args.workers > 1:
         opts["workers"] = args.workers
-    if args.restarts is not None:
-        opts["restarts"] = args.restarts
+    restarts = args.restarts if args.restarts is not None else problem.restarts
+    if restarts is not None:
+        opts["restarts"] = restarts
     if args.search is not None:
         opts["search"] = args.search
+    if (getattr(args, "lns", False) or problem.lns) and problem.kind != "satisfy" and \
+            not isinstance(problem.objective, int):
+        opts["lns"] = True
     return opts
 
 
@@ -129,6 +136,11 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
                 last = sol
                 if every:
                     out(format_solution(outputs, sol.__getitem__))
+        except KeyboardInterrupt:
+            # Ctrl-C (MiniZinc's own time limit sends SIGINT): the best found stands, and
+            # is printed below as an unproved answer
+            m.stats.stop("interrupted")
+            m.stats.conclude("best")
         finally:
             run.close()
         stats = m.stats

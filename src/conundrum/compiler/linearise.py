@@ -25,7 +25,8 @@ from conundrum.compiler.linear import ONE, Lin, Rat, const_rat, integer, is_inte
 from conundrum.compiler.powers import check_power
 from conundrum.compiler.reify import reify, reify_rel
 from conundrum.compiler.tabulate import table_rows, tabulable
-from conundrum.engine import Inconsistency
+from conundrum.engine import Inconsistency, IntView
+from conundrum.lang.array import Element2D
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
     Abs,
@@ -210,10 +211,31 @@ def _minmax(cx: Compiler, node: MinMax) -> Rat:
 
 def _element(cx: Compiler, node: Element) -> Rat:
     index = cx.as_var(integer(cx.rat(node.args[0]), "element index"))
-    items = [integer(cx.rat(a), "element") for a in node.args[1:]]
     index.set_min(0)
-    index.set_max(len(items) - 1)
+    index.set_max(len(node.args) - 2)
     cx.solver.fix_point()
+    return _post_element(cx, index, node.args[1:])
+
+
+def _element_2d(cx: Compiler, node: Element2D) -> Rat:
+    """One element over the cells row by row, at an index tied to (row, col) by a table of
+    (i, j, i * cols + j) over the rows and columns left in their domains: domain
+    consistent, where a linear equation would only move the bounds of row and col."""
+    rows, cols = node.shape
+    r = cx.as_var(integer(cx.rat(node.args[0]), "element index"))
+    c = cx.as_var(integer(cx.rat(node.args[1]), "element index"))
+    r.set_bounds(0, rows - 1)
+    c.set_bounds(0, cols - 1)
+    cx.solver.fix_point()
+    index = cx.aux(0, rows * cols - 1)
+    cx.post_table([r, c, index], [(i, j, i * cols + j) for i in r.values_list()
+                                  for j in c.values_list()], (index,))
+    return _post_element(cx, index, node.args[2:])
+
+
+def _post_element(cx: Compiler, index: IntView, args: tuple[object, ...]) -> Rat:
+    """z == items[index] for an index already inside 0..len(items)-1."""
+    items = [integer(cx.rat(a), "element") for a in args]
     if all(i.is_const() for i in items):
         consts = [i.const for i in items]
         z = cx.aux(min(consts), max(consts))
@@ -256,6 +278,7 @@ VALUE: dict[type, Callable[[Compiler, Any], Rat]] = {
     Abs: _abs,
     MinMax: _minmax,
     Element: _element,
+    Element2D: _element_2d,
     ArgExtreme: _arg_extreme,
     Count: _count,
 }

@@ -59,3 +59,30 @@ def offsets(bits: int) -> Iterator[int]:
     while i >= 0:
         yield i
         i = text.find("1", i + 1)
+
+
+
+def window(a: int, b: int, lo: int, hi: int, bits: int) -> int:
+    """The domain (lo, hi, bits) seen through the values a..b: bit i set when a + i is in
+    it (bits < 0: every value of lo..hi)."""
+    first = max(a, lo)
+    last = min(b, hi)
+    if first > last:
+        return 0
+    if bits < 0:
+        return ((1 << (last - first + 1)) - 1) << (first - a)
+    m = bits << (lo - a) if lo >= a else bits >> (a - lo)
+    return m & ((1 << (b - a + 1)) - 1)
+
+
+def lost(a: int, b: int, before: tuple[int, int, int],
+         after: tuple[int, int, int]) -> Iterator[int]:
+    """The values of a..b, in increasing order, that the domain `before` holds and `after`
+    does not (each a (lo, hi, bits) triple). One pass over the two sets, not a membership
+    test per value: each test on a wide set copies it."""
+    if a > b:
+        return
+    gone = window(a, b, before[0], before[1], before[2]) & \
+        ~window(a, b, after[0], after[1], after[2])
+    for o in offsets(gone):
+        yield a + o

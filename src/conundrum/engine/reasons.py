@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from conundrum.engine.bits import lost
 from conundrum.engine.journal import ROOT, Journal
-from conundrum.engine.literals import EQ, GE, LE, NE, Pred, contains_in
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred
 
 if TYPE_CHECKING:
     from conundrum.engine.propagator import Propagator
@@ -46,16 +47,10 @@ def domain_preds(journal: Journal, x: IntVar, e: int, out: list[Pred],
     root_hi = journal.root_hi[i]
     root_bits = journal.root_bits[i]
     holes: list[int] = []
-    if bits >= 0 and lo < hi:
-        missing = ~bits & ((1 << (hi - lo + 1)) - 1)  # relative to lo, inside lo..hi
-        while missing:
-            low = missing & -missing
-            v = lo + low.bit_length() - 1
-            if contains_in(v, root_lo, root_hi, root_bits):
-                holes.append(v)
-                if 0 <= max_holes < len(holes):
-                    return False
-            missing ^= low
+    for v in lost(lo, hi, (root_lo, root_hi, root_bits), (lo, hi, bits)):
+        holes.append(v)
+        if 0 <= max_holes < len(holes):
+            return False
     if lo > root_lo:
         out.append(Pred(x, GE, lo))
     if hi < root_hi:
@@ -96,20 +91,16 @@ def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | N
             start = floor
         elif plo > root_lo:
             out.append(Pred(x, GE, plo))
-        for v in range(start, lo):
-            if not contains_in(v, plo, phi, pbits) and contains_in(v, root_lo, root_hi,
-                                                                     root_bits):
-                out.append(Pred(x, NE, v))
+        for v in lost(start, lo - 1, (root_lo, root_hi, root_bits), (plo, phi, pbits)):
+            out.append(Pred(x, NE, v))
     if hi < phi:
         stop = phi - 1
         if ceiling is not None:
             stop = ceiling
         elif phi < root_hi:
             out.append(Pred(x, LE, phi))
-        for v in range(hi + 1, stop + 1):
-            if not contains_in(v, plo, phi, pbits) and contains_in(v, root_lo, root_hi,
-                                                                     root_bits):
-                out.append(Pred(x, NE, v))
+        for v in lost(hi + 1, stop, (root_lo, root_hi, root_bits), (plo, phi, pbits)):
+            out.append(Pred(x, NE, v))
 
 
 def scope_explanation(journal: Journal, p: Propagator, pos: int, out: list[Pred]) -> bool:
@@ -136,10 +127,8 @@ def change_preds(journal: Journal, e: int, out: list[Pred]) -> None:
         out.append(Pred(x, GE, lo))
     if hi < phi:
         out.append(Pred(x, LE, hi))
-    if bits >= 0 and lo < hi:
-        for v in range(lo + 1, hi):
-            if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
-                out.append(Pred(x, NE, v))
+    for v in lost(lo + 1, hi - 1, (plo, phi, pbits), (lo, hi, bits)):
+        out.append(Pred(x, NE, v))
 
 
 def decision_explanation(journal: Journal, level: int, out: list[Pred]) -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
 
+from conundrum.lang.array import Array
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
     BoolConst,
@@ -33,6 +34,7 @@ OnSolution: TypeAlias = "Callable[[Solution], object]"
 if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
+    from conundrum.model.neighbourhood import Held
     from conundrum.parallel.options import Parallel
     from conundrum.search.options import SearchOptions
 
@@ -141,10 +143,10 @@ class Model:
 
     def int_vars(self, names: str | int | Iterable[str], lo: int | Iterable[int],
                  hi: int | str | None = None, name: str | None = None, *,
-                 prefix: str | None = None) -> list[Var]:
-        """Several variables, the names (or a count) first and the domain as int_var's:
-        int_vars("A B C", 0, 9), int_vars(9, 1, 9, "r") (r[0]..r[8]), int_vars(2, [1, 3]).
-        (`prefix=` is the old spelling of `name=`.)"""
+                 prefix: str | None = None) -> Array[Var]:
+        """Several variables, names (or a count) first, then the domain and name as int_var's:
+        int_vars("A B C", 0, 9), int_vars(9, 1, 9, "r") (r[0]..r[8]); an Array, which a
+        variable can index (`x[i]` is element). `prefix=` is the old spelling of `name=`."""
         if prefix is not None:
             warnings.warn("int_vars(..., prefix=...) is deprecated: write name=..., as in "
                           "int_var", DeprecationWarning, stacklevel=2)
@@ -159,8 +161,7 @@ class Model:
             raise ModelError(f"int_vars: names are a string, a count or a list, not {names}")
         elif isinstance(names, int):
             if isinstance(lo, int) and isinstance(hi, str):
-                # int_var's order (bounds, then names) or a missing bound: a slip that
-                # would give n variables of a wrong domain, or none
+                # int_var's order or a missing bound: n variables of a wrong domain, or none
                 raise ModelError(f"int_vars({names}, {lo}, {hi!r}): the names or a count "
                                  "first, then both bounds, then the name: int_vars('x y', 0, "
                                  "9) or int_vars(3, 0, 9, 'x')")
@@ -170,10 +171,9 @@ class Model:
         else:
             labels = [str(n) for n in names]
         self._check_new_names(labels)  # before any is made: none is made when one clashes
-        return [self._int_var(lo, hi, label) for label in labels]
+        return Array(self._int_var(lo, hi, label) for label in labels)
 
-    def bool_vars(self, names: str | int | Iterable[str], name: str | None = None,
-                  ) -> list[Var]:
+    def bool_vars(self, names: str | int | Iterable[str], name: str | None = None) -> Array[Var]:
         """Several 0/1 variables, named as int_vars names them: bool_vars("p q r"),
         bool_vars(5, "b") (b[0]..b[4])."""
         if name is not None and (isinstance(names, bool) or not isinstance(names, int)):
@@ -262,40 +262,13 @@ class Model:
              snapshot: tuple[list[Var], list[Expr]] | None = None, *,
              stats: SearchStats,
              parallel: Parallel | None = None) -> Generator[list[int], None, None]:
-        """The values of the snapshot's variables in each solution, in order (a fresh list
-        each time), every one verified by the independent checker; with an objective, each
-        one better than the last. The run's statistics `stats` become self.stats when it
-        starts. `parallel` (workers > 1) searches in worker processes
-        or on a Dask cluster (conundrum.parallel)."""
-        import time
-
-        from conundrum.compiler.compiled import compile_model
-        from conundrum.engine import TimeUp
+        """The values of the snapshot's variables in each solution (model/running.py);
+        the run's statistics `stats` become self.stats when it starts."""
+        from conundrum.model.running import run_snapshot
 
         self.stats = stats
-        start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
-        variables, constraints = snapshot if snapshot is not None else self._snapshot()
-        deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
-        try:
-            compiled = compile_model(variables, constraints, objective, sense,
-                                     deadline=deadline)
-        except TimeUp:  # the time limit ran out while posting or propagating at the root
-            stats.stop("time_limit")
-            stats.seconds = time.perf_counter() - start
-            return
-        if compiled is None:
-            stats.seconds = time.perf_counter() - start
-            return
-        if compiled.obj is not None:  # the root's bound, before any search
-            obj = compiled.obj
-            stats.tighten(obj.lo if sense < 0 else obj.hi, sense)
-        if parallel is not None:
-            from conundrum.parallel import parallel_search
-
-            yield from parallel_search(compiled, (variables, constraints, objective),
-                                       opts, stats, start, parallel)
-            return
-        yield from compiled.run(opts, stats, start)
+        return run_snapshot(snapshot if snapshot is not None else self._snapshot(), opts,
+                            objective, sense, stats, parallel)
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)
@@ -311,9 +284,11 @@ class Model:
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
                    goal: str = "all", objective: object = None, sense: int = 0,
+                   extra: Sequence[Expr] = (),
                    ) -> Generator[Solution, None, None]:
         """The solutions of a run asked for `goal` ("one": solve(), "all", or "best": each
-        one better than the last for `objective` in direction `sense`)."""
+        one better than the last for `objective` in direction `sense`), under the model's
+        constraints and `extra` ones for this run only."""
         # this run's own statistics: another run of the model may have started meanwhile
         stats = SearchStats()
         if limit == 0:
@@ -323,6 +298,7 @@ class Model:
             return
         found = 0
         snapshot = self._snapshot()
+        snapshot[1].extend(extra)
         variables = snapshot[0]
         run = self._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
         try:
@@ -400,31 +376,47 @@ class Model:
         return self._solutions(limit, opts, parallel, "best", self._objective(objective),
                                direction)
 
-    def minimize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+    def minimize(self, expr: ExprLike | Sequence[ExprLike], *,
+                 on_solution: OnSolution | None = None,
                  **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the smallest value of expr, by branch and bound.
 
         `on_solution(solution)` is called with each improving solution as it is found.
         Stopped by a limit or by Ctrl-C (KeyboardInterrupt), it returns the best solution
         found so far (status "satisfied"; None if there was none). Afterwards
-        self.stats.objective, .bound and .gap say how good the answer is."""
+        self.stats.objective, .bound and .gap say how good the answer is. A list
+        `[a, b, ...]` minimises lexicographically: `a`, then `b` with `a` at its optimum,
+        and so on (self.stats then describes the last objective optimised, with the
+        counts of every stage)."""
         return self._optimize(expr, "min", on_solution, options)
 
-    def maximize(self, expr: ExprLike, *, on_solution: OnSolution | None = None,
+    def maximize(self, expr: ExprLike | Sequence[ExprLike], *,
+                 on_solution: OnSolution | None = None,
                  **options: Unpack[SearchKeywords]) -> Solution | None:
         """An optimal solution for the largest value of expr, by branch and bound (the
         rest as for minimize)."""
         return self._optimize(expr, "max", on_solution, options)
 
-    def _optimize(self, expr: ExprLike, sense: Sense, on_solution: OnSolution | None,
+    def _optimize(self, expr: ExprLike | Sequence[ExprLike], sense: Sense,
+                  on_solution: OnSolution | None,
                   options: Mapping[str, Any]) -> Solution | None:
-        """The last of the improving solutions (no `limit` here: an unknown option)."""
+        """The last of the improving solutions (no `limit` here: an unknown option); a
+        list of objectives is optimised in lexicographic order (model/lexicographic.py)."""
         if on_solution is not None and not callable(on_solution):
             raise ModelError(f"on_solution must be callable, not {on_solution!r}")
+        if isinstance(expr, list | tuple):
+            from conundrum.model.lexicographic import optimize_lexicographic
+
+            return optimize_lexicographic(self, expr, sense, on_solution, options)
         opts, parallel = search_options(self, options, "optimize")
+        return self._best(self._objective(expr), sense_sign(sense), on_solution, opts, parallel)
+
+    def _best(self, objective: Expr | int | Fraction, sense: int,
+              on_solution: OnSolution | None, opts: SearchOptions,
+              parallel: Parallel | None, extra: Sequence[Expr] = ()) -> Solution | None:
+        """The last improving solution of one branch and bound (see minimize)."""
         last = None
-        run = self._solutions(None, opts, parallel, "best", self._objective(expr),
-                              sense_sign(sense))
+        run = self._solutions(None, opts, parallel, "best", objective, sense, extra)
         try:
             for solution in run:
                 last = solution
@@ -443,15 +435,25 @@ class Model:
         in its domain. A hint never constrains: the answers are the same with or without
         it, only found in another order. A later hint for a variable replaces the earlier
         one; `m.hint({})` keeps them, `m.hints.clear()` forgets them all."""
-        pairs = list(values) if isinstance(values, Solution) else list(values.items())
-        for var, value in pairs:
-            if not isinstance(var, Var) or var.model is not self:
-                raise ModelError(f"hint: {var!r} is not a variable of this model")
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ModelError(f"hint: the value of {var.name or var.index!r} must be an "
-                                 f"integer, not {value!r}")
-            self.hints[var] = value
+        from conundrum.model.neighbourhood import checked_values
+
+        self.hints.update(checked_values(self, values, "hint"))
         return self
+
+    def fix(self, values: Mapping[Var, int] | Solution,
+            keep: Iterable[Var] | None = None) -> Held:
+        """A `with` block during which the given variables (only those of `keep`, if
+        given) keep their values, for re-optimising the rest (model/neighbourhood.py)."""
+        from conundrum.model.neighbourhood import fix
+
+        return fix(self, values, keep)
+
+    def relax(self, solution: Mapping[Var, int] | Solution, free: Iterable[Var]) -> Held:
+        """A `with` block during which every variable of `solution` keeps its value
+        except those of `free`: a neighbourhood of it to search."""
+        from conundrum.model.neighbourhood import relax
+
+        return relax(self, solution, free)
 
     def explain(self, names: dict[Var, str] | None = None, *,
                 time_limit: float | None = None, node_limit: int | None = None,

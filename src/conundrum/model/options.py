@@ -70,10 +70,16 @@ class SearchKeywords(TypedDict, total=False):
     - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
       unit of the sequence, default 100) restarts the search from the root, keeping its
       refuted branches as nogoods so that no solution is lost or repeated; off by default;
-    - ``search``: ``"classic"`` (default: depth-first), ``"learning"`` (conflict-driven
-      nogood learning with backjumping and Luby restarts) or ``"auto"`` (depth-first,
-      except that an optimisation without all_different goes on learning after 1,000
-      failures; ``"auto:N"`` after N); the same solutions, counts and optima;
+    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation without
+      all_different goes on learning after 10,000 failures, ``"auto:N"`` after N, and a
+      learning heuristic such as ``var_select="activity"`` learns from the start),
+      ``"classic"`` (depth-first) or ``"learning"`` (conflict-driven nogood learning
+      with backjumping and Luby restarts); the same solutions, counts and optima;
+    - ``lns``: ``True`` makes an optimisation a large neighbourhood search: after a first
+      solution, random parts of the model are searched around the best solution with a
+      small node budget each, growing to the whole model when they are exhausted (so a
+      small model still ends with a proof); for a good answer within a time limit on a
+      model too large to prove. Off by default (the exact branch and bound);
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -89,6 +95,7 @@ class SearchKeywords(TypedDict, total=False):
     project: Operands
     restarts: str
     search: Literal["classic", "learning", "auto"]
+    lns: bool
     workers: int
     scheduler: object
     ordered: bool
@@ -117,6 +124,13 @@ def search_options(model: Model, kwargs: Mapping[str, Any], mode: str = "solutio
         check_options(search_kwargs)  # before the typed SearchOptions sees a wrong type
     except ValueError as e:
         raise ModelError(str(e)) from None
+    if search_kwargs.get("lns"):
+        if mode != "optimize":
+            raise ModelError("lns=True is for an optimisation (minimize, maximize, "
+                             "improving): there is no incumbent to search around")
+        if kwargs.get("workers", 1) != 1 or kwargs.get("scheduler") is not None:
+            raise ModelError("lns=True runs on one worker for now: leave out workers= "
+                             "and scheduler=")
     parallel = None
     if any(k in kwargs for k in PARALLEL_OPTIONS):
         from conundrum.parallel.options import parallel_settings

@@ -37,8 +37,9 @@ that fails.
 from __future__ import annotations
 
 from conundrum.engine import IntView, Propagator
+from conundrum.engine.bits import lost
 from conundrum.engine.journal import Journal
-from conundrum.engine.literals import GE, LE, Pred, contains_in
+from conundrum.engine.literals import GE, LE, Pred
 from conundrum.engine.reasons import domain_preds
 
 # constraint checks one proof may spend enumerating supports (0: hulls only)
@@ -117,11 +118,7 @@ class _Entry:
         self.hi = hi + offset
         self.raised = lo > plo
         self.lowered = hi < phi
-        self.holes: list[int] = []
-        if bits >= 0 and lo < hi:
-            for v in range(lo + 1, hi):
-                if not contains_in(v, lo, hi, bits) and contains_in(v, plo, phi, pbits):
-                    self.holes.append(v + offset)
+        self.holes = [v + offset for v in lost(lo + 1, hi - 1, (plo, phi, pbits), (lo, hi, bits))]
 
 
 def _bad_ranges(entry: _Entry, a: int, b: int, out: list[int]) -> None:

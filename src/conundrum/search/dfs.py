@@ -125,6 +125,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
                      start, phases or [], project, hints)
     restarts = parse_restarts(options.restarts)
     which, budget = parse_search(options.search)
+    if which == "auto" and options.var_select in LEARNING_VAR_SELECTS:
+        which = "learning"  # a learning heuristic asks for the learning search (auto.py)
     learning = which == "learning"
     # "auto": an optimisation may go on learning after a failure budget (auto.py)
     switching = False

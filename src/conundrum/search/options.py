@@ -12,7 +12,7 @@ from conundrum.search.stats import SearchStats
 SEARCHES = ("classic", "learning", "auto")
 # search="auto": an optimisation searches depth-first for this many failures, then goes on
 # with the learning search ("auto:N" sets N); see auto.py for the rules and their figures
-AUTO_SWITCH_FAILS = 1000
+AUTO_SWITCH_FAILS = 10000
 
 
 def parse_search(text: str) -> tuple[str, int]:
@@ -33,15 +33,15 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project", "restarts", "search", "hints")
+                 "on_progress", "phases", "project", "restarts", "search", "hints", "lns")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
                  node_limit: int | None = None, seed: int = 0,
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
-                 restarts: str | None = None, search: str = "classic",
-                 hints: object = None) -> None:
+                 restarts: str | None = None, search: str = "auto",
+                 hints: object = None, lns: bool = False) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -58,19 +58,22 @@ class SearchOptions:
         # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
         self.restarts = restarts
         # "classic" (depth-first, dfs.py), "learning" (conflict-driven nogood learning,
-        # learning.py) or "auto" (auto.py: a hard optimisation switches from the first to
-        # the second after a failure budget; not the default yet: see docs/search.md)
+        # learning.py) or "auto", the default (auto.py: a hard optimisation switches from
+        # the first to the second after a failure budget)
         self.search = search
         # Model.hint's values ({model variable: value}, resolved by the compiled model to
         # engine variables), or None: tried first by every value choice
         self.hints = hints
+        # large neighbourhood search for an optimisation (compiler/lns.py), or the exact
+        # branch and bound (False, the default)
+        self.lns = lns
 
     def copy(self) -> SearchOptions:
         """A copy to change without changing the caller's."""
         return SearchOptions(self.var_select, self.value_select, self.method,
                              self.time_limit, self.node_limit, self.seed, self.on_progress,
                              self.phases, self.project, self.restarts, self.search,
-                             self.hints)
+                             self.hints, self.lns)
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
@@ -87,7 +90,7 @@ def check_options(options: dict[str, object]) -> None:
     this on the user's keywords before building SearchOptions, whose typed fields would
     otherwise reject a wrong type with a bare TypeError in the compiled engine."""
     var_select = options.get("var_select")
-    search = options.get("search", "classic")
+    search = options.get("search", "auto")
     kind = parse_search(search)[0]  # type: ignore[arg-type]
     if var_select in LEARNING_VAR_SELECTS:
         if kind == "classic":
@@ -115,6 +118,12 @@ def check_options(options: dict[str, object]) -> None:
                          f"{progress!r}")
     if "method" in options:
         parse_method(options["method"])
+    lns = options.get("lns", False)
+    if not isinstance(lns, bool):
+        raise ValueError(f"lns must be True or False, not {lns!r}")
+    if lns and "method" in options and parse_method(options["method"])[0] != "complete":
+        raise ValueError("lns cannot be combined with method lds or bbs (each neighbourhood "
+                         "has a node budget of its own)")
     if kind == "learning" and "method" in options and \
             parse_method(options["method"])[0] == "lds":
         raise ValueError("search='learning' cannot be combined with method lds (a learned "

@@ -35,6 +35,7 @@ from conundrum.io.flatzinc.parser import (
     VarDecl,
     parse,
 )
+from conundrum.search.restarts import GROWTH
 
 UNBOUNDED = 2**62
 # a domain with holes of at most this many values is given to the model as its values; a
@@ -83,6 +84,8 @@ class Problem:
     phases: list  # (variables, var_select, value_select) from the search annotations
     default_vars: list  # the variables MiniZinc did not introduce: searched first
     warnings: list[str] = field(default_factory=list)
+    restarts: str | None = None  # from a restart_* annotation: the `restarts` option
+    lns: bool = False  # a relax_and_reconstruct annotation asks for neighbourhood search
 
 
 class Builder:
@@ -96,6 +99,8 @@ class Builder:
         self.introduced: set[int] = set()  # model variable indices MiniZinc introduced
         self.warnings: list[str] = []
         self.warned: set[str] = set()  # annotation names already warned about
+        self.restarts: str | None = None
+        self.lns = False
         self.place: Place = (0, 0)  # what an error names: the item or argument at hand
 
     @property
@@ -346,9 +351,38 @@ class Builder:
                 variables = [x for x in xs if isinstance(x, cn.Var)]
                 if variables:
                     phases.append((variables, vs, val))
+            elif isinstance(ann, Call | Name) and ann.name.startswith("restart_") or \
+                    isinstance(ann, Call) and ann.name == "relax_and_reconstruct":
+                self.restart_annotation(ann, warnings)
             else:
                 warnings.append(f"search annotation {_show(ann)} is not supported; ignored")
         return phases
+
+    def restart_annotation(self, ann: Call | Name, warnings: list[str]) -> None:
+        """MiniZinc's restart and LNS annotations as the `restarts` and `lns` options."""
+        args = ann.args if isinstance(ann, Call) else ()
+        scale = args[-1] if args else None
+        if ann.name == "restart_none":
+            self.restarts = None
+        elif ann.name == "restart_luby" and _positive(scale):
+            self.restarts = f"luby:{scale}"
+        elif ann.name == "restart_geometric" and len(args) == 2 and _positive(scale):
+            if args[0] != GROWTH:
+                warnings.append(f"restart_geometric: conundrum's ratio is {GROWTH}, not "
+                                f"{_show(args[0])}")
+            self.restarts = f"geometric:{scale}"
+        elif ann.name == "relax_and_reconstruct":
+            # the neighbourhoods are conundrum's own (compiler/lns.py): random parts of all
+            # the decision variables, their share adapted to what each search finds
+            warnings.append("relax_and_reconstruct: neighbourhoods are conundrum's own "
+                            "(an adaptive share of all the variables)")
+            self.lns = True
+        else:
+            warnings.append(f"search annotation {_show(ann)} is not supported; ignored")
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _show(ann: object) -> str:
@@ -365,7 +399,7 @@ def _show(ann: object) -> str:
         return f"{ann.name}[{ann.index}]"
     if isinstance(ann, Str):
         return "a string"
-    return str(ann) if isinstance(ann, int) else type(ann).__name__
+    return str(ann) if isinstance(ann, int | float) else type(ann).__name__
 
 
 def build(fzn: FlatZinc, free: bool = False) -> Problem:
@@ -389,7 +423,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
     phases = [] if free else b.search_phases(solve.annotations, warnings)
     default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]
     return Problem(b.model, solve.kind, objective, b.outputs(fzn), phases, default_vars,
-                   warnings)
+                   warnings, b.restarts, b.lns)
 
 
 def read(text: str, free: bool = False) -> Problem:

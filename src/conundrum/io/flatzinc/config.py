@@ -13,9 +13,11 @@ STD_FLAGS = ["-a", "-n", "-f", "-i", "-p", "-r", "-s", "-t"]
 # type, default), as MiniZinc's solver configurations spell them
 EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keeping what was "
                 "refuted as nogoods: luby, geometric, luby:N or geometric:N", "string", ""],
-               ["--search", "classic (default: depth-first), learning (conflict-driven "
-                "nogood learning) or auto (a hard optimisation goes on learning)", "string",
-                ""]]
+               ["--search", "auto (default: a hard optimisation goes on learning), classic "
+                "(depth-first) or learning (conflict-driven nogood learning)", "string",
+                ""],
+               ["--lns", "optimise by large neighbourhood search (best with a time limit)",
+                "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
 
 

@@ -371,6 +371,8 @@ class Parser:
                 return Range(lo, self.int_literal())
             return lo
         if tok.kind == "float":
+            if not value:  # an annotation's argument: restart_geometric(1.5, 100)
+                return float(tok.text)
             raise self.error("float values are not supported (conundrum solves integer and "
                              "Boolean problems)", tok)
         if tok.kind == "keyword" and tok.text in ("true", "false"):

@@ -78,7 +78,16 @@ def linear_eq(coefs: Iterable[int], variables: Operands, rhs: int,
 
 
 def element(array: Operands, index: ExprLike) -> Expr:
-    """array[index] as an expression; index is 0-based and must be in range."""
+    """array[index] as an expression; index is 0-based, and an assignment that puts it
+    outside the array fails. The array is flat (a list of integers or expressions); for a
+    2-D array write `cn.array(rows)[r, c]`, one 2-D element."""
+    if isinstance(array, Iterable) and not hasattr(array, "flat"):
+        array = list(array)  # (a generator is read once, here)
+    if hasattr(array, "flat") or (isinstance(array, list) and any(
+            isinstance(a, Iterable) and not isinstance(a, str) for a in array)):
+        raise ModelError("element: the array is nested (a list of rows or a Matrix); "
+                         "cn.element takes a flat list: for a 2-D array index "
+                         "cn.array(rows)[r, c] (one 2-D element)")
     items = _flatten(array, "element")
     if not items:
         raise ModelError("element: the array is empty")

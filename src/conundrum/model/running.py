@@ -1,0 +1,58 @@
+"""One run of a model: compile its snapshot, then search it sequentially, in parallel
+(conundrum.parallel) or by large neighbourhood search (compiler/lns.py)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conundrum.lang.expr import Expr, Var
+    from conundrum.parallel.options import Parallel
+    from conundrum.search.options import SearchOptions
+    from conundrum.search.stats import SearchStats
+
+
+def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
+                 objective: object, sense: int, stats: SearchStats,
+                 parallel: Parallel | None) -> Generator[list[int], None, None]:
+    """The values of the snapshot's variables in each solution, in order (a fresh list
+    each time), every one verified by the independent checker; with an objective (`sense`
+    -1 minimises, +1 maximises), each one better than the last. `parallel` (workers > 1)
+    searches in worker processes or on a Dask cluster."""
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.engine import TimeUp
+
+    start = time.perf_counter()  # stats.seconds and time_limit count the compilation too
+    variables, constraints = snapshot
+    deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
+    try:
+        compiled = compile_model(variables, constraints, objective, sense, deadline=deadline)
+    except TimeUp:  # the time limit ran out while posting or propagating at the root
+        stats.stop("time_limit")
+        stats.seconds = time.perf_counter() - start
+        return
+    if compiled is None:
+        stats.seconds = time.perf_counter() - start
+        return
+    if compiled.obj is not None:  # the root's bound, before any search
+        obj = compiled.obj
+        stats.tighten(obj.lo if sense < 0 else obj.hi, sense)
+    if parallel is not None:
+        from conundrum.parallel import parallel_search
+
+        yield from parallel_search(compiled, (variables, constraints, objective), opts, stats,
+                                   start, parallel)
+        return
+    if opts.lns and compiled.obj is not None:
+        from conundrum.compiler.lns import lns
+
+        yield from lns(compiled, opts, stats, start)
+        return
+    from conundrum.compiler.bisection import bisect, is_wide
+
+    if is_wide(compiled) and opts.method == "complete":
+        yield from bisect(compiled, opts, stats, start)
+        return
+    yield from compiled.run(opts, stats, start)

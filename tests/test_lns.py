@@ -1,0 +1,137 @@
+"""Large neighbourhood search (`lns=True`, compiler/lns.py): never better than the
+optimum, each answer verified (the checker runs on every solution), the optimum proved when
+the neighbourhoods grow to the whole model, repeatable under a node limit, and clear
+errors where it does not apply. Optima are checked against brute force and a dynamic
+programme."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import conundrum as cn
+
+
+@st.composite
+def linear_models(draw):
+    n = draw(st.integers(2, 5))
+    doms = [(draw(st.integers(-3, 1)), draw(st.integers(1, 4))) for _ in range(n)]
+    rows = []
+    for _ in range(draw(st.integers(1, 3))):
+        coefs = [draw(st.integers(-3, 3)) for _ in range(n)]
+        rows.append((coefs, draw(st.integers(-4, 6))))
+    objective = [draw(st.integers(-4, 4)) for _ in range(n)]
+    return doms, rows, objective
+
+
+def build(model):
+    doms, rows, objective = model
+    m = cn.Model()
+    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
+    for coefs, c in rows:
+        m += cn.sum(a * x for a, x in zip(coefs, xs, strict=True)) <= c
+    return m, cn.sum(a * x for a, x in zip(objective, xs, strict=True))
+
+
+def brute_optimum(model, sense):
+    doms, rows, objective = model
+    values = [sum(a * v for a, v in zip(objective, p, strict=True))
+              for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms))
+              if all(sum(a * v for a, v in zip(coefs, p, strict=True)) <= c
+                     for coefs, c in rows)]
+    return (min if sense == "min" else max)(values) if values else None
+
+
+@settings(max_examples=80, deadline=None)
+@given(linear_models(), st.sampled_from(["min", "max"]), st.integers(0, 3),
+       st.sampled_from([None, 1, 5, 30]))
+def test_lns_never_beats_the_optimum_and_proves_it_given_time(model, sense, seed, limit):
+    """Without a limit the neighbourhoods grow to the whole model and the run ends with a
+    proof; under a node limit each answer is a solution no better than the optimum."""
+    optimum = brute_optimum(model, sense)
+    m, obj = build(model)
+    solve = m.minimize if sense == "min" else m.maximize
+    best = solve(obj, lns=True, seed=seed, node_limit=limit)
+    if best is None:
+        assert optimum is None or m.stats.stopped_by == "node_limit"
+        return
+    value = best.value(obj)
+    assert (value >= optimum) if sense == "min" else (value <= optimum)
+    assert m.stats.objective == value
+    if limit is None:
+        assert m.stats.status == "optimal_solution" and value == optimum
+    if m.stats.status == "optimal_solution":
+        assert value == optimum
+
+
+def knapsack(n: int, seed: int) -> tuple[cn.Model, cn.Expr, int]:
+    """A 0/1 knapsack and its optimum by dynamic programming."""
+    rng = random.Random(seed)
+    weight = [rng.randint(10, 60) for _ in range(n)]
+    value = [rng.randint(10, 60) for _ in range(n)]
+    capacity = sum(weight) // 2
+    m = cn.Model()
+    take = m.int_vars(n, 0, 1, "t")
+    m += cn.sum(w * t for w, t in zip(weight, take, strict=True)) <= capacity
+    best = [0] * (capacity + 1)
+    for w, v in zip(weight, value, strict=True):
+        for c in range(capacity, w - 1, -1):
+            best[c] = max(best[c], best[c - w] + v)
+    return m, cn.sum(v * t for v, t in zip(value, take, strict=True)), best[capacity]
+
+
+def test_lns_reaches_a_knapsack_optimum_the_exact_search_does_not():
+    """Within the same node budget: the exact branch and bound stays in the first corner of
+    the tree, the neighbourhoods around the incumbent reach the optimum. A node limit, not
+    a clock, so both engines give the same figures."""
+    m, total, optimum = knapsack(40, 1)
+    exact = m.maximize(total, search="classic", node_limit=30_000)
+    assert exact is not None and exact.value(total) < optimum
+    best = m.maximize(total, lns=True, node_limit=30_000)
+    assert best is not None and best.value(total) == optimum
+    assert m.stats.status == "satisfied" and m.stats.stopped_by == "node_limit"
+    assert m.stats.nodes <= 30_000 + 1
+
+
+def test_lns_is_repeatable_and_follows_the_seed():
+    runs = []
+    for seed in (0, 0, 1):
+        m, total, _ = knapsack(30, 2)
+        seen = [s.value(total) for s in m.improving(total, "max", lns=True, seed=seed,
+                                                     node_limit=5_000)]
+        runs.append((seen, m.stats.nodes))
+    assert runs[0] == runs[1]
+    assert runs[0][0] == sorted(runs[0][0]) and len(set(runs[0][0])) == len(runs[0][0])
+
+
+def test_lns_with_a_time_limit_reports_the_best_found():
+    m, total, optimum = knapsack(40, 3)
+    best = m.maximize(total, lns=True, time_limit=1)
+    assert best is not None and best.value(total) <= optimum
+    assert m.stats.objective == best.value(total)
+    assert m.stats.bound is not None and m.stats.bound >= optimum
+
+
+def test_lns_on_an_unsatisfiable_model():
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 5)
+    m += x + y == 11
+    assert m.minimize(x, lns=True) is None and m.stats.status == "unsatisfiable"
+
+
+def test_lns_errors():
+    m, total, _ = knapsack(5, 0)
+    with pytest.raises(cn.ModelError, match="optimisation"):
+        m.solve(lns=True)
+    with pytest.raises(cn.ModelError, match="optimisation"):
+        m.count(lns=True)
+    with pytest.raises(cn.ModelError, match="True or False"):
+        m.maximize(total, lns="yes")
+    with pytest.raises(cn.ModelError, match="one worker"):
+        m.maximize(total, lns=True, workers=2)
+    with pytest.raises(cn.ModelError, match="lds or bbs"):
+        m.maximize(total, lns=True, method="lds:2")
