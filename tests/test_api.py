@@ -408,3 +408,43 @@ def test_search_phases():
     other = cn.Model().int_var(0, 1, "w")
     with pytest.raises(cn.ModelError, match="another model"):
         m.solve(phases=[([other], "input_order", "min")])
+
+
+def test_bool_vars_are_named_as_int_vars_names_them():
+    m = cn.Model()
+    p, q, r = m.bool_vars("p q r")
+    b = m.bool_vars(5, "b")
+    anon = m.bool_vars(2)
+    listed = m.bool_vars(["u", "v"])
+    assert [v.name for v in (p, q, r)] == ["p", "q", "r"]
+    assert [v.name for v in b] == [f"b[{i}]" for i in range(5)]
+    assert [v.name for v in listed] == ["u", "v"] and [v.name for v in anon] == ["", ""]
+    assert all((v.lo, v.hi) == (0, 1) and v.boolean for v in [p, q, r, *b, *anon])
+    assert [v.name for v in m.int_vars(3, 1, 9, "x")] == ["x[0]", "x[1]", "x[2]"]
+    assert [v.name for v in m.int_vars(2, 0, 9, name="y")] == ["y[0]", "y[1]"]
+    m = cn.Model()
+    p, q, r = m.bool_vars("p q r")
+    b = m.bool_vars(5, "b")
+    m += cn.exactly_one(p, q, r)
+    m += cn.sum(b) == 2
+    assert m.count() == 3 * 10  # one of p q r, two of five b's
+
+
+def test_int_vars_prefix_keyword_still_works_with_a_deprecation_warning():
+    m = cn.Model()
+    with pytest.warns(DeprecationWarning, match="name="):
+        xs = m.int_vars(3, 0, 9, prefix="r")
+    assert [x.name for x in xs] == ["r[0]", "r[1]", "r[2]"]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda m: m.int_vars(0, 9, "x y"), "the names or a count first"),
+    (lambda m: m.int_vars(3, 5, "x"), "then both bounds"),
+    (lambda m: m.bool_vars(3, 1), "a variable name must be a string"),
+    (lambda m: m.bool_vars("p", "q"), "a name goes with a count"),
+    (lambda m: m.bool_vars(True), "names are a string, a count or a list"),
+    (lambda m: m.bool_vars(-1, "b"), "a negative count"),
+])
+def test_variable_families_refuse_slips(call, message):
+    with pytest.raises(cn.ModelError, match=message):
+        call(cn.Model())

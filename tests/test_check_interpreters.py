@@ -6,7 +6,8 @@ Hypothesis builds random expressions without recursion: a pool of numeric terms 
 with the variables and some constants (whole and fractional), and each step applies one
 operation (+ - * / // % exact_div ** abs min max element count sum arg_max arg_min, a
 relation used as 0/1, a whole value reached through fractions, ...) to terms of the pool;
-boolean terms (relations, & | ^ ~ implies, and the globals) are built from it likewise.
+boolean terms (relations, & | ^ ~ implies, any all xor at_most_one exactly_one,
+and the globals) are built from it likewise.
 For random assignments (0 included, so divisions by zero and out-of-range indices happen),
 both interpreters must give the same verdict on the constraint: both hold, both violated,
 or both undefined. Every numeric term whose value is defined must also read back equal
@@ -48,7 +49,8 @@ BOOLEAN = ["rel", "and", "or", "xor", "not", "implies", "all_different",
            "all_different_except_0", "all_equal", "increasing", "decreasing", "lex_less",
            "lex_lesseq", "table", "among", "global_cardinality", "value_precede", "circuit",
            "subcircuit", "inverse", "no_overlap", "cumulative", "no_overlap_2d",
-           "bin_packing", "regular", "linear_eq", "nvalue", "integral"]
+           "bin_packing", "regular", "linear_eq", "nvalue", "integral", "any", "all",
+           "xor_n", "at_most_one", "exactly_one"]
 
 
 @st.composite
@@ -133,6 +135,10 @@ def model_and_constraint(draw: st.DrawFn) -> tuple[list[cn.Var], Expr, list[Any]
         elif op in ("and", "or", "xor"):
             p, q = draw(st.sampled_from(bools)), draw(st.sampled_from(bools))
             new = {"and": p & q, "or": p | q, "xor": p ^ q}[op]
+        elif op in ("any", "all", "xor_n", "at_most_one", "exactly_one"):
+            # the n-ary connectives and counts of Booleans, over 0 to 4 of them
+            items = draw(st.lists(st.sampled_from([*bools, True, False]), max_size=4))
+            new = _constraint(getattr(cn, op.removesuffix("_n"))(items))
         elif op == "not":
             new = ~draw(st.sampled_from(bools))
         elif op == "implies":

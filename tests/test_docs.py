@@ -51,7 +51,8 @@ SHOWN_ONLY = {"sh"}  # pip install, starting a Dask cluster: shown, never run
 FAMILIES = ["alphametic", *FILE_COMMANDS, *N_COMMANDS]
 # exported builders that are not global constraints, and the page that shows them at work
 BUILDERS = {"exact_div": "arithmetic.md", "integral": "arithmetic.md", "implies": "tutorial.md",
-            "array": "arrays.md"}
+            "array": "arrays.md", "any": "booleans.md", "all": "booleans.md",
+            "xor": "booleans.md"}
 
 
 def page_name(path: Path) -> str:

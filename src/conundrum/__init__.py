@@ -26,14 +26,17 @@ from conundrum.lang.array import Array  # noqa: E402
 from conundrum.lang.errors import ModelError, WorkerError  # noqa: E402
 from conundrum.lang.expr import Expr, ExprLike, Operands, Var  # noqa: E402
 from conundrum.lang.globals import (  # noqa: E402
+    all,
     all_different,
     all_different_except_0,
     all_equal,
     among,
+    any,
     arg_max,
     arg_min,
     at_least,
     at_most,
+    at_most_one,
     bin_packing,
     circuit,
     count,
@@ -41,6 +44,7 @@ from conundrum.lang.globals import (  # noqa: E402
     decreasing,
     element,
     exact_div,
+    exactly_one,
     global_cardinality,
     implies,
     increasing,
@@ -60,6 +64,7 @@ from conundrum.lang.globals import (  # noqa: E402
     sum,
     table,
     value_precede,
+    xor,
 )
 from conundrum.lang.matrix import Matrix, array  # noqa: E402
 from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
@@ -75,12 +80,12 @@ __all__ = [
     "Array", "COMPILED", "Constraints", "Expr", "ExprLike", "Matrix", "Model", "ModelError",
     "Operands", "SearchKeywords", "SearchOptions", "SearchStats", "Solution", "ValueSelect",
     "Var", "VarSelect", "WorkerError", "__version__",
-    "all_different", "all_different_except_0", "all_equal", "among", "arg_max", "arg_min",
-    "array", "at_least", "at_most", "bbs", "bin_packing", "circuit", "count", "cumulative",
-    "decreasing", "element", "exact_div", "global_cardinality", "implies", "increasing",
-    "integral", "inverse", "lds", "lex_less", "lex_lesseq", "linear_eq", "max", "min", "no_overlap",
-    "no_overlap_2d", "nvalue", "pattern_automaton", "regular", "subcircuit", "sum", "table",
-    "value_precede",
+    "all", "all_different", "all_different_except_0", "all_equal", "among", "any", "arg_max",
+    "arg_min", "array", "at_least", "at_most", "at_most_one", "bbs", "bin_packing", "circuit",
+    "count", "cumulative", "decreasing", "element", "exact_div", "exactly_one",
+    "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
+    "lex_lesseq", "linear_eq", "max", "min", "no_overlap", "no_overlap_2d", "nvalue",
+    "pattern_automaton", "regular", "subcircuit", "sum", "table", "value_precede", "xor",
 ]
 
 # whether the engine running here is the compiled one (its modules are extension modules)

@@ -87,7 +87,7 @@ def _sum_code(node: Sum, args: list[str], w: _Writer) -> str | None:
 
 _CONNECTIVE_CODE = {"and": "int(all({truth}))", "or": "int(any({truth}))",
                     "not": "int({0} == 0)", "implies": "int(({0} == 0) | ({1} != 0))",
-                    "xor": "int(({0} != 0) ^ ({1} != 0))"}
+                    "xor": "sum({truth}) % 2"}
 
 # Python expressions for the values of the commonest nodes, from their operands' (the n-ary
 # ones as tuples, never as chains of binary operators: the Python compiler recurses on the

@@ -14,16 +14,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from conundrum.compiler.linear import ONE, Lin, is_integer
-from conundrum.compiler.reify import rel_form
+from conundrum.compiler.reify import parity, rel_form
 from conundrum.engine import Inconsistency, IntView
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, render
 from conundrum.lang.globals import (
     AllDifferent,
     AllDifferentExcept0,
+    AtMostOne,
     BinPacking,
     Circuit,
     Cumulative,
+    ExactlyOne,
     LinearEquation,
     NoOverlap,
     NoOverlap2D,
@@ -67,14 +69,46 @@ def _relation(cx: Compiler, c: Rel) -> Sequence[object]:
 
 
 def _connective(cx: Compiler, c: BoolOp) -> Sequence[object]:
-    """A conjunction splits; the negation of a relation is the opposite relation; any
-    other connective is a Boolean value posted true."""
+    """A conjunction splits; the negation of a relation is the opposite relation; a
+    disjunction is one clause, sum >= 1, and a xor one parity equation over the 0/1 values
+    of its operands (no truth variable of their own); any other connective is a Boolean
+    value posted true."""
     if c.op == "and":
         return c.args
     if c.op == "not" and isinstance(c.args[0], Rel):
         post_rel(cx, NEGATED[c.args[0].op], c.args[0])
         return ()
+    if c.op in ("or", "xor"):
+        parts = [cx.value(a)[0] for a in _operands(c)]
+        if c.op == "or":  # 1 - sum <= 0
+            cx.post_linear(_total(parts).scaled(-1).plus(ONE), "le")
+        elif len(parts) == 2:  # a + b - 1 == 0
+            cx.post_linear(_total(parts).plus(ONE, -1), "eq")
+        else:  # sum - 2k - 1 == 0
+            cx.post_linear(parity(cx, parts).plus(ONE, -1), "eq")
+        return ()
     return _true(cx, c)
+
+
+def _operands(c: BoolOp) -> list[object]:
+    """The operands of c and of the connectives of its kind nested in it, in order: `a | b
+    | c` is ((a or b) or c), one clause of three, with no truth value for (a or b)."""
+    out: list[object] = []
+    stack: list[object] = [c]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BoolOp) and node.op == c.op:
+            stack.extend(reversed(node.args))
+        else:
+            out.append(node)
+    return out
+
+
+def _total(parts: list[Lin]) -> Lin:
+    total = Lin()
+    for p in parts:
+        total = total.plus(p)
+    return total
 
 
 def _global(cx: Compiler, c: Global) -> Sequence[object]:
@@ -195,6 +229,14 @@ def _no_overlap_2d(cx: Compiler, c: NoOverlap2D, forms: list[Lin]) -> None:
                                         xs[3 * n:]))
 
 
+def _at_most_one(cx: Compiler, c: AtMostOne, forms: list[Lin]) -> None:
+    cx.post_linear(_total(forms).plus(ONE, -1), "le")  # sum - 1 <= 0
+
+
+def _exactly_one(cx: Compiler, c: ExactlyOne, forms: list[Lin]) -> None:
+    cx.post_linear(_total(forms).plus(ONE, -1), "eq")  # sum - 1 == 0
+
+
 def _bin_packing(cx: Compiler, c: BinPacking, forms: list[Lin]) -> None:
     xs = _vars(cx, forms)
     k = len(xs) - len(c.sizes)
@@ -214,4 +256,6 @@ GLOBALS: dict[type, Callable[[Compiler, Any, list[Lin]], None]] = {
     Cumulative: _cumulative,
     NoOverlap2D: _no_overlap_2d,
     BinPacking: _bin_packing,
+    AtMostOne: _at_most_one,
+    ExactlyOne: _exactly_one,
 }

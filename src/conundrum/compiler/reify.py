@@ -94,9 +94,23 @@ def _bool_op(cx: Compiler, node: BoolOp) -> Lin:
         return reify_linear(cx, total, "le")
     if node.op == "implies":  # a - b <= 0
         return reify_linear(cx, parts[0].plus(parts[1], -1), "le")
-    if node.op == "xor":  # a + b - 1 == 0
+    if node.op == "xor" and len(parts) == 2:  # a + b - 1 == 0
         return reify_linear(cx, parts[0].plus(parts[1]).plus(ONE, -1), "eq")
+    if node.op == "xor":  # parity: r == sum - 2k
+        r = cx.aux(0, 1)
+        cx.post_linear(parity(cx, parts).plus(Lin.of(r), -1), "eq")
+        return Lin.of(r)
     raise ModelError(f"{render(node)} cannot be used as a constraint")
+
+
+def parity(cx: Aux, parts: list[Lin]) -> Lin:
+    """sum(parts) - 2k with a new k in 0..n // 2: its value is the parity of the 0/1
+    parts when it is 0 or 1 (bounds reasoning on the equality fixes the last part, or
+    the parity, once the others are fixed)."""
+    total = Lin()
+    for p in parts:
+        total = total.plus(p)
+    return total.plus(Lin.of(cx.aux(0, len(parts) // 2)), -2)
 
 
 def _global(cx: Compiler, node: Global) -> Lin:

@@ -399,11 +399,11 @@ class Rel(Expr):
 # the meaning of each connective on the truth of its operands
 CONNECTIVES: dict[str, Callable[[list[bool]], bool]] = {
     "and": all, "or": any, "not": lambda t: not t[0], "implies": lambda t: not t[0] or t[1],
-    "xor": lambda t: t[0] != t[1]}
+    "xor": lambda t: sum(t) % 2 == 1}  # parity: a != b for two, cn.xor(a, b, c) for more
 
 
 class BoolOp(Expr):
-    """and, or, xor, not, implies over constraints."""
+    """and, or, xor (odd parity), not, implies over constraints; and, or, xor n-ary."""
 
     __slots__ = ("op",)
     boolean = True
@@ -468,9 +468,9 @@ class Global(Expr):
 
 
 def as_constraint(value: object) -> Expr:
-    """Check that value can be used as a constraint (0/1 valued)."""
-    if isinstance(value, bool):
-        return BoolConst(value)
+    """Check that value can be used as a constraint (0/1 valued; a constant 0 or 1 too)."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return BoolConst(bool(value))
     if isinstance(value, Expr):
         if value.boolean:
             return value

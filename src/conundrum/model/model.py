@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeAlias, Unpack, overload
@@ -18,7 +19,13 @@ from conundrum.lang.expr import (
     render,
 )
 from conundrum.lang.matrix import Matrix
-from conundrum.model.options import SearchKeywords, Sense, search_options
+from conundrum.model.options import (
+    SearchKeywords,
+    Sense,
+    check_limit,
+    search_options,
+    sense_sign,
+)
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.model.summary import summary
 from conundrum.search.stats import SearchStats
@@ -43,25 +50,6 @@ def _int(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ModelError(f"{what} must be an integer, not {value!r}")
     return value
-
-
-def _limit(limit: object) -> int | None:
-    """The `limit=` of solutions(), count() and improving(): None, or a number of solutions
-    >= 0."""
-    if limit is None:
-        return None
-    if _int(limit, "limit") < 0:
-        raise ModelError(f"limit must be >= 0, not {limit}")
-    return limit  # type: ignore[return-value]
-
-
-def _sense(sense: object) -> int:
-    """The direction of an optimisation: -1 to minimise, 1 to maximise."""
-    if sense == "min":
-        return -1
-    if sense == "max":
-        return 1
-    raise ModelError(f"sense must be 'min' or 'max', not {sense!r}")
 
 
 def _objective(expr: object) -> Expr | int | Fraction:
@@ -155,23 +143,45 @@ class Model:
         return self._new_var(lo, hi, None, name)
 
     def int_vars(self, names: str | int | Iterable[str], lo: int | Iterable[int],
-                 hi: int | str | None = None, prefix: str | None = None) -> Array[Var]:
-        """Several variables: int_vars("A B C", 0, 9) or int_vars(9, 1, 9, "r"); a list
-        (an Array) that a variable can index, `x[i]` being element."""
-        if isinstance(hi, str) and prefix is None and not isinstance(lo, int):
-            prefix, hi = hi, None
+                 hi: int | str | None = None, name: str | None = None, *,
+                 prefix: str | None = None) -> Array[Var]:
+        """Several variables, names (or a count) first, then the domain and name as int_var's:
+        int_vars("A B C", 0, 9), int_vars(9, 1, 9, "r") (r[0]..r[8]); an Array, which a
+        variable can index (`x[i]` is element). `prefix=` is the old spelling of `name=`."""
+        if prefix is not None:
+            warnings.warn("int_vars(..., prefix=...) is deprecated: write name=..., as in "
+                          "int_var", DeprecationWarning, stacklevel=2)
+            name = prefix if name is None else name
+        if isinstance(hi, str) and name is None and not isinstance(lo, int):
+            name, hi = hi, None
+        if name is not None and not isinstance(name, str):
+            raise ModelError(f"a variable name must be a string, not {name!r}")
         if isinstance(names, str):
             labels = names.split()
         elif isinstance(names, bool):
             raise ModelError(f"int_vars: names are a string, a count or a list, not {names}")
         elif isinstance(names, int):
+            if isinstance(lo, int) and isinstance(hi, str):
+                # int_var's order or a missing bound: n variables of a wrong domain, or none
+                raise ModelError(f"int_vars({names}, {lo}, {hi!r}): the names or a count "
+                                 "first, then both bounds, then the name: int_vars('x y', 0, "
+                                 "9) or int_vars(3, 0, 9, 'x')")
             if names < 0:
                 raise ModelError(f"int_vars: a negative count {names}")
-            labels = [f"{prefix}[{i}]" if prefix else "" for i in range(names)]
+            labels = [f"{name}[{i}]" if name else "" for i in range(names)]
         else:
             labels = [str(n) for n in names]
         self._check_new_names(labels)  # before any is made: none is made when one clashes
         return Array(self._int_var(lo, hi, label) for label in labels)
+
+    def bool_vars(self, names: str | int | Iterable[str], name: str | None = None) -> Array[Var]:
+        """Several 0/1 variables, named as int_vars names them: bool_vars("p q r"),
+        bool_vars(5, "b") (b[0]..b[4])."""
+        if name is not None and (isinstance(names, bool) or not isinstance(names, int)):
+            raise ModelError(f"bool_vars({names!r}, {name!r}): a name goes with a count, "
+                             "bool_vars(5, 'b'); give the names in one string: "
+                             "bool_vars('p q r')")
+        return self.int_vars(names, 0, 1, name)
 
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
                    hi: int | str | None = None, name: str | None = None) -> Matrix:
@@ -195,7 +205,8 @@ class Model:
         return Matrix(grid)
 
     def bool_var(self, name: str | None = None) -> Var:
-        """A 0/1 variable."""
+        """A 0/1 variable: a Boolean, usable as a constraint (true when 1) and as a
+        number (cn.sum of Booleans counts the true ones)."""
         return self.int_var(0, 1, name)
 
     def variable(self, name: str) -> Var:
@@ -270,7 +281,7 @@ class Model:
 
         After the run, self.stats.status says what it established (see SearchStats)."""
         opts, parallel = search_options(self, options)
-        return self._solutions(_limit(limit), opts, parallel)
+        return self._solutions(check_limit(limit), opts, parallel)
 
     def _solutions(self, limit: int | None, opts: SearchOptions, parallel: Parallel | None,
                    goal: str = "all", objective: object = None, sense: int = 0,
@@ -331,7 +342,7 @@ class Model:
     def count(self, limit: int | None = None, **options: Unpack[SearchKeywords]) -> int:
         """The number of solutions; `limit=N` stops counting at N. Stopped by a limit, it
         is the number found so far, and self.stats.complete is False."""
-        limit = _limit(limit)
+        limit = check_limit(limit)
         # a count with a limit runs as an enumeration: the workers' solutions travel back
         # and are counted here, so that it stops at exactly N
         opts, parallel = search_options(self, options, "count" if limit is None else "solutions")
@@ -360,8 +371,8 @@ class Model:
 
         minimize and maximize return its last solution; it takes the same search options,
         `workers=` included (the workers share the incumbent)."""
-        direction = _sense(sense)
-        limit = _limit(limit)
+        direction = sense_sign(sense)
+        limit = check_limit(limit)
         opts, parallel = search_options(self, options, "optimize")
         return self._solutions(limit, opts, parallel, "best", self._objective(objective),
                                direction)
@@ -399,7 +410,7 @@ class Model:
 
             return optimize_lexicographic(self, expr, sense, on_solution, options)
         opts, parallel = search_options(self, options, "optimize")
-        return self._best(self._objective(expr), _sense(sense), on_solution, opts, parallel)
+        return self._best(self._objective(expr), sense_sign(sense), on_solution, opts, parallel)
 
     def _best(self, objective: Expr | int | Fraction, sense: int,
               on_solution: OnSolution | None, opts: SearchOptions,

@@ -30,6 +30,27 @@ if TYPE_CHECKING:
 Sense = Literal["min", "max"]
 
 
+def check_limit(limit: object) -> int | None:
+    """The `limit=` of solutions(), count() and improving(): None, or a number of solutions
+    >= 0."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise ModelError(f"limit must be an integer, not {limit!r}")
+    if limit < 0:
+        raise ModelError(f"limit must be >= 0, not {limit}")
+    return limit
+
+
+def sense_sign(sense: object) -> int:
+    """The direction of an optimisation: -1 to minimise, 1 to maximise."""
+    if sense == "min":
+        return -1
+    if sense == "max":
+        return 1
+    raise ModelError(f"sense must be 'min' or 'max', not {sense!r}")
+
+
 class SearchKeywords(TypedDict, total=False):
     """How to search; every key is optional (names as in ECLiPSe's search/6).
 

@@ -8,7 +8,8 @@
 - graph: circuit, subcircuit, inverse;
 - extensional: table, regular, pattern_automaton;
 - arithmetic: min, max, arg_max, arg_min, element, sum, exact_div, integral, implies,
-  linear_eq.
+  linear_eq;
+- logic: any, all, xor, at_most_one, exactly_one (Booleans and constraints).
 
 Each global constraint states its meaning once, in `holds`, used by the independent checker,
 and gives a decomposition into relations, used when the constraint is reified (used as a
@@ -74,6 +75,15 @@ from conundrum.lang.globals.graph import (
     inverse,
     subcircuit,
 )
+from conundrum.lang.globals.logic import (
+    AtMostOne,
+    ExactlyOne,
+    all,
+    any,
+    at_most_one,
+    exactly_one,
+    xor,
+)
 from conundrum.lang.globals.packing import (
     BinPacking,
     bin_packing,
@@ -98,6 +108,7 @@ from conundrum.lang.globals.sequencing import (
 )
 
 __all__ = [
+    "all", "any", "at_most_one", "AtMostOne", "exactly_one", "ExactlyOne", "xor",
     "all_different", "all_different_except_0", "all_equal", "ALLDIFF_STRENGTHS",
     "AllDifferent", "AllDifferentExcept0", "AllDifferentStrength", "AllEqual", "Among",
     "among", "arg_max", "arg_min", "at_least", "at_most", "bin_packing", "BinPacking",
