@@ -287,47 +287,10 @@ class Model:
                    goal: str = "all", objective: object = None, sense: int = 0,
                    extra: Sequence[Expr] = (),
                    ) -> Generator[Solution, None, None]:
-        """The solutions of a run asked for `goal` ("one": solve(), "all", or "best": each
-        one better than the last for `objective` in direction `sense`), under the model's
-        constraints and `extra` ones for this run only."""
-        # this run's own statistics: another run of the model may have started meanwhile
-        stats = SearchStats()
-        if limit == 0:
-            self.stats = stats
-            stats.stop("limit")
-            stats.conclude(goal)
-            return
-        found = 0
-        snapshot = self._snapshot()
-        snapshot[1].extend(extra)
-        variables = snapshot[0]
-        run = self._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
-        try:
-            for values in run:
-                found += 1
-                solution = self._solution(variables, values)
-                if goal == "best":
-                    stats.objective = int(solution.value(objective))  # type: ignore[arg-type]
-                if limit is not None and found >= limit:
-                    # the run ends before the last solution is handed over: a caller that
-                    # takes it and stops reading (as solve() does) may never resume this
-                    # generator. Named "limit" first, so that closing it is not "closed".
-                    stats.stop("limit")
-                    run.close()
-                    if goal == "one":
-                        stats.stopped_by = None  # solve(): the one solution asked for
-                    stats.conclude(goal)
-                    yield solution
-                    return
-                yield solution
-        except KeyboardInterrupt:
-            # Ctrl-C: what was found stands (minimize/maximize return the best of it). The
-            # search may already have been closed on the way ("closed"): the cause wins.
-            stats.stopped_by = "interrupted"
-            raise
-        finally:
-            run.close()
-            stats.conclude(goal)
+        """The solutions of a run asked for `goal` (model/running.py)."""
+        from conundrum.model.running import solution_stream
+
+        return solution_stream(self, limit, opts, parallel, goal, objective, sense, extra)
 
     def solve(self, **options: Unpack[SearchKeywords]) -> Solution | None:
         """The first solution, or None; self.stats.status says "satisfied", or
@@ -496,7 +459,7 @@ class Model:
         maximize, sense="max") when an objective is given. See docs/export.md."""
         from conundrum.io.minizinc import to_minizinc
 
-        _sense(sense)
+        sense_sign(sense)
         return to_minizinc(self, None if objective is None else self._objective(objective),
                            sense)
 

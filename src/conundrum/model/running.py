@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
+
+from conundrum.search.stats import SearchStats
 
 if TYPE_CHECKING:
     from conundrum.lang.expr import Expr, Var
+    from conundrum.model.model import Model
+    from conundrum.model.solution import Solution
     from conundrum.parallel.options import Parallel
     from conundrum.search.options import SearchOptions
-    from conundrum.search.stats import SearchStats
 
 
 def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
@@ -56,3 +59,51 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
         yield from bisect(compiled, opts, stats, start)
         return
     yield from compiled.run(opts, stats, start)
+
+
+def solution_stream(model: Model, limit: int | None, opts: SearchOptions,
+                    parallel: Parallel | None, goal: str = "all", objective: object = None,
+                    sense: int = 0, extra: Sequence[Expr] = (),
+                    ) -> Generator[Solution, None, None]:
+    """The solutions of a run of `model` asked for `goal` ("one": solve(), "all", or
+    "best": each one better than the last for `objective` in direction `sense`), under the
+    model's constraints and `extra` ones for this run only; the run's statistics become
+    model.stats."""
+    # this run's own statistics: another run of the model may have started meanwhile
+    stats = SearchStats()
+    if limit == 0:
+        model.stats = stats
+        stats.stop("limit")
+        stats.conclude(goal)
+        return
+    found = 0
+    snapshot = model._snapshot()
+    snapshot[1].extend(extra)
+    variables = snapshot[0]
+    run = model._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
+    try:
+        for values in run:
+            found += 1
+            solution = model._solution(variables, values)
+            if goal == "best":
+                stats.objective = int(solution.value(objective))  # type: ignore[arg-type]
+            if limit is not None and found >= limit:
+                # the run ends before the last solution is handed over: a caller that
+                # takes it and stops reading (as solve() does) may never resume this
+                # generator. Named "limit" first, so that closing it is not "closed".
+                stats.stop("limit")
+                run.close()
+                if goal == "one":
+                    stats.stopped_by = None  # solve(): the one solution asked for
+                stats.conclude(goal)
+                yield solution
+                return
+            yield solution
+    except KeyboardInterrupt:
+        # Ctrl-C: what was found stands (minimize/maximize return the best of it). The
+        # search may already have been closed on the way ("closed"): the cause wins.
+        stats.stopped_by = "interrupted"
+        raise
+    finally:
+        run.close()
+        stats.conclude(goal)
