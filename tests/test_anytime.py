@@ -5,7 +5,6 @@ constraining. Bounds are checked against brute-force optima on random models."""
 from __future__ import annotations
 
 import gc
-import itertools
 import os
 import signal
 import threading
@@ -15,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
+from optimisation_cases import brute_optimum, build_linear, linear_models
 
 
 def knapsack(n: int = 5) -> tuple[cn.Model, list[cn.Var], cn.Expr]:
@@ -62,33 +62,12 @@ def test_the_root_bound_before_any_solution() -> None:
     assert m.stats.bound == -17
 
 
-@st.composite
-def linear_models(draw):
-    n = draw(st.integers(2, 4))
-    doms = [(draw(st.integers(-3, 1)), draw(st.integers(1, 4))) for _ in range(n)]
-    rows = []
-    for _ in range(draw(st.integers(1, 3))):
-        coefs = [draw(st.integers(-3, 3)) for _ in range(n)]
-        rows.append((coefs, draw(st.integers(-4, 6))))
-    objective = [draw(st.integers(-4, 4)) for _ in range(n)]
-    return doms, rows, objective
-
-
 @settings(max_examples=60, deadline=None)
 @given(linear_models(), st.sampled_from(["min", "max"]),
        st.sampled_from(["classic", "learning"]), st.integers(1, 40))
 def test_bounds_hold_against_brute_force(model, sense, search, node_limit):
-    doms, rows, objective = model
-    m = cn.Model()
-    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
-    for coefs, c in rows:
-        m += cn.sum(a * x for a, x in zip(coefs, xs, strict=True)) <= c
-    obj = cn.sum(a * x for a, x in zip(objective, xs, strict=True))
-    values = [sum(a * v for a, v in zip(objective, p, strict=True))
-              for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms))
-              if all(sum(a * v for a, v in zip(coefs, p, strict=True)) <= c
-                     for coefs, c in rows)]
-    optimum = (min if sense == "min" else max)(values) if values else None
+    m, _, obj = build_linear(model)
+    optimum = brute_optimum(model, sense)
     solve = m.minimize if sense == "min" else m.maximize
     best = solve(obj, search=search, node_limit=node_limit)
     st_ = m.stats

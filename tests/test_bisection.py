@@ -5,13 +5,12 @@ same optima as brute force on small models whose objective is wide."""
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
 from conundrum.compiler.bisection import WIDE
+from optimisation_cases import build_linear, linear_models, objective_values
 
 
 def test_a_wide_linear_objective_is_optimised_in_few_nodes():
@@ -45,35 +44,15 @@ def test_the_narrowest_end_of_a_huge_domain():
     assert m.maximize(z)[z] == -10**29 and m.stats.nodes <= 10
 
 
-@st.composite
-def wide_models(draw):
-    n = draw(st.integers(2, 4))
-    doms = [(draw(st.integers(-3, 0)), draw(st.integers(1, 4))) for _ in range(n)]
-    rows = [([draw(st.integers(-3, 3)) for _ in range(n)], draw(st.integers(-3, 6)))
-            for _ in range(draw(st.integers(1, 3)))]
-    # big coefficients: the objective's root range is far wider than WIDE
-    # one big coefficient makes the objective wide, small ones make its values dense
-    objective = [draw(st.integers(10**5, 10**6)) * draw(st.sampled_from([-1, 1]))]
-    objective += [draw(st.integers(-3, 3)) for _ in range(n - 1)]
-    return doms, rows, objective
-
-
 @settings(max_examples=150, deadline=None)
-@given(wide_models(), st.sampled_from(["min", "max"]),
+@given(linear_models(wide=True), st.sampled_from(["min", "max"]),
        st.sampled_from(["classic", "learning"]), st.sampled_from([None, 5, 20, 60]))
 def test_wide_objectives_reach_the_brute_force_optimum(model, sense, search, limit):
     """The optimum without a limit; under a node limit, an answer and a proved bound on
     either side of it."""
-    doms, rows, objective = model
-    m = cn.Model()
-    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
-    for coefs, c in rows:
-        m += cn.sum(a * x for a, x in zip(coefs, xs, strict=True)) <= c
-    obj = cn.sum(a * x for a, x in zip(objective, xs, strict=True))
-    values = [sum(a * v for a, v in zip(objective, p, strict=True))
-              for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms))
-              if all(sum(a * v for a, v in zip(coefs, p, strict=True)) <= c
-                     for coefs, c in rows)]
+    doms, _, objective = model
+    m, _, obj = build_linear(model)
+    values = objective_values(model)
     solve = m.minimize if sense == "min" else m.maximize
     best = solve(obj, search=search, node_limit=limit)
     span = sum(abs(a) * (hi - lo) for a, (lo, hi) in zip(objective, doms, strict=True))

@@ -7,7 +7,6 @@ budget where plain branch and bound does not finish."""
 from __future__ import annotations
 
 import itertools
-import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 import conundrum as cn
 from conundrum.compiler.compiled import compile_model
 from conundrum.propagators.knapsack import KnapsackBound
+from optimisation_cases import knapsack
 
 
 @st.composite
@@ -90,22 +90,7 @@ def test_the_bound_is_posted_at_the_root():
     assert not any(isinstance(p, KnapsackBound) for p in c.solver.propagators)
 
 
-def dp_knapsack(n: int, seed: int) -> tuple[cn.Model, cn.Expr, int]:
-    rng = random.Random(seed)
-    weight = [rng.randint(10, 60) for _ in range(n)]
-    value = [rng.randint(10, 60) for _ in range(n)]
-    capacity = sum(weight) // 2
-    m = cn.Model()
-    take = m.int_vars(n, 0, 1, "t")
-    m += cn.sum(w * t for w, t in zip(weight, take, strict=True)) <= capacity
-    best = [0] * (capacity + 1)
-    for w, v in zip(weight, value, strict=True):
-        for cap in range(capacity, w - 1, -1):
-            best[cap] = max(best[cap], best[cap - w] + v)
-    return m, cn.sum(v * t for v, t in zip(value, take, strict=True)), best[capacity]
-
-
 def test_a_40_item_knapsack_is_proved_within_a_node_budget():
-    m, total, optimum = dp_knapsack(40, 1)
+    m, total, optimum = knapsack(40, 1)
     best = m.maximize(total, search="classic", node_limit=30_000)
     assert best.value(total) == optimum and m.stats.status == "optimal_solution"

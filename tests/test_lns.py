@@ -6,54 +6,22 @@ programme."""
 
 from __future__ import annotations
 
-import itertools
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
-
-
-@st.composite
-def linear_models(draw):
-    n = draw(st.integers(2, 5))
-    doms = [(draw(st.integers(-3, 1)), draw(st.integers(1, 4))) for _ in range(n)]
-    rows = []
-    for _ in range(draw(st.integers(1, 3))):
-        coefs = [draw(st.integers(-3, 3)) for _ in range(n)]
-        rows.append((coefs, draw(st.integers(-4, 6))))
-    objective = [draw(st.integers(-4, 4)) for _ in range(n)]
-    return doms, rows, objective
-
-
-def build(model):
-    doms, rows, objective = model
-    m = cn.Model()
-    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
-    for coefs, c in rows:
-        m += cn.sum(a * x for a, x in zip(coefs, xs, strict=True)) <= c
-    return m, cn.sum(a * x for a, x in zip(objective, xs, strict=True))
-
-
-def brute_optimum(model, sense):
-    doms, rows, objective = model
-    values = [sum(a * v for a, v in zip(objective, p, strict=True))
-              for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms))
-              if all(sum(a * v for a, v in zip(coefs, p, strict=True)) <= c
-                     for coefs, c in rows)]
-    return (min if sense == "min" else max)(values) if values else None
+from optimisation_cases import brute_optimum, build_linear, knapsack, linear_models
 
 
 @settings(max_examples=80, deadline=None)
-@given(linear_models(), st.sampled_from(["min", "max"]), st.integers(0, 3),
+@given(linear_models(max_vars=5), st.sampled_from(["min", "max"]), st.integers(0, 3),
        st.sampled_from([None, 1, 5, 30]))
 def test_lns_never_beats_the_optimum_and_proves_it_given_time(model, sense, seed, limit):
     """Without a limit the neighbourhoods grow to the whole model and the run ends with a
     proof; under a node limit each answer is a solution no better than the optimum."""
     optimum = brute_optimum(model, sense)
-    m, obj = build(model)
+    m, _, obj = build_linear(model)
     solve = m.minimize if sense == "min" else m.maximize
     best = solve(obj, lns=True, seed=seed, node_limit=limit)
     if best is None:
@@ -68,35 +36,11 @@ def test_lns_never_beats_the_optimum_and_proves_it_given_time(model, sense, seed
         assert value == optimum
 
 
-def knapsack(n: int, seed: int, slack: bool = False) -> tuple[cn.Model, cn.Expr, int]:
-    """A 0/1 knapsack and its optimum by dynamic programming. With `slack` the capacity row
-    also has a term of negative coefficient (on a variable held at 0), which the knapsack
-    bound (propagators/knapsack.py) does not read: plain branch and bound then takes long."""
-    rng = random.Random(seed)
-    weight = [rng.randint(10, 60) for _ in range(n)]
-    value = [rng.randint(10, 60) for _ in range(n)]
-    capacity = sum(weight) // 2
-    m = cn.Model()
-    take = m.int_vars(n, 0, 1, "t")
-    used = cn.sum(w * t for w, t in zip(weight, take, strict=True))
-    if slack:
-        spare = m.int_var(0, 1, "spare")
-        m += spare == 0
-        m += used - spare <= capacity
-    else:
-        m += used <= capacity
-    best = [0] * (capacity + 1)
-    for w, v in zip(weight, value, strict=True):
-        for c in range(capacity, w - 1, -1):
-            best[c] = max(best[c], best[c - w] + v)
-    return m, cn.sum(v * t for v, t in zip(value, take, strict=True)), best[capacity]
-
-
 def test_lns_reaches_a_knapsack_optimum_the_exact_search_does_not():
     """Within the same node budget: the exact branch and bound stays in the first corner of
     the tree, the neighbourhoods around the incumbent reach the optimum. A node limit, not
     a clock, so both engines give the same figures."""
-    m, total, optimum = knapsack(40, 1, slack=True)
+    m, total, optimum = knapsack(40, 1, spare=True)
     exact = m.maximize(total, search="classic", node_limit=30_000)
     assert exact is not None and exact.value(total) < optimum
     best = m.maximize(total, lns=True, node_limit=30_000)
