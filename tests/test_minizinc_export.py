@@ -486,3 +486,13 @@ def test_a_2d_element_with_variable_indices():
     m += (grid[r, c] == v) | (v == 0)
     m += grid[r][c] + v >= 6
     assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m))
+
+
+def test_at_most_one_and_exactly_one():
+    """The Boolean builders of lang/globals/logic.py, posted and as values."""
+    m = cn.Model()
+    b = m.bool_vars(4, "b")
+    x = m.int_var(0, 3, "x")
+    m += cn.at_most_one(b[0], b[1], x > 1)
+    m += cn.exactly_one(b[1], b[2], b[3]) == (x != 2)
+    assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m))

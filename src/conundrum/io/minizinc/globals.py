@@ -38,9 +38,11 @@ from conundrum.lang.globals import (
     AllDifferentExcept0,
     AllEqual,
     Among,
+    AtMostOne,
     BinPacking,
     Circuit,
     Cumulative,
+    ExactlyOne,
     GlobalCardinality,
     Inverse,
     Lex,
@@ -253,6 +255,8 @@ GLOBALS: dict[type, GlobalRule] = {
     Lex: _lex,
     ValuePrecede: _value_precede,
     LinearEquation: _linear_eq,
+    AtMostOne: lambda x, g, t: f"(sum({_list(t)}) <= 1)",
+    ExactlyOne: lambda x, g, t: f"(sum({_list(t)}) = 1)",
 }
 
 
