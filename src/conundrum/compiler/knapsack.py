@@ -47,8 +47,8 @@ def post_knapsack_bounds(solver: Solver, obj: IntView, sense: int) -> int:
             if not any(key in values for key in weights):
                 continue
             keys = list(weights) + [k for k in values if k not in weights]
-            for key, y in values.items():
-                views.setdefault(key, y[1])
+            for key, entry in values.items():
+                views.setdefault(key, entry[1])
             solver.post(KnapsackBound(
                 solver, [values[k][0] if k in values else 0 for k in keys],
                 [weights.get(k, 0) for k in keys], [views[k] for k in keys], -p.c,

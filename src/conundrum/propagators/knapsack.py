@@ -16,7 +16,7 @@ before the inference: their lower bounds (taken) and upper bounds (what was left
 
 from __future__ import annotations
 
-from functools import cmp_to_key
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, IntView, Propagator, Solver
@@ -39,10 +39,7 @@ class KnapsackBound(Propagator):
                  items: list[IntView], capacity: int, obj: IntView, sign: int,
                  shift: int) -> None:
         super().__init__(solver)
-        # the order in which the fractional bound takes items: weight 0 first, then by
-        # gain per unit of weight, best first (compared by cross products: exact)
-        order = sorted(range(len(items)), key=cmp_to_key(
-            lambda a, b: _by_ratio(gains[a], weights[a], gains[b], weights[b])))
+        order = _order(gains, weights)
         self.gains = [gains[k] for k in order]
         self.weights = [weights[k] for k in order]
         self.items = [items[k] for k in order]
@@ -159,11 +156,10 @@ class KnapsackBound(Propagator):
         return True
 
 
-def _by_ratio(ga: int, wa: int, gb: int, wb: int) -> int:
-    """Item a before item b (-1) when its gain per weight is larger; weight 0 first."""
-    if wa == 0 or wb == 0:
-        return (wb == 0) - (wa == 0)
-    left = ga * wb
-    right = gb * wa
-    return -1 if left > right else 1 if left < right else 0
-
+def _order(gains: list[int], weights: list[int]) -> list[int]:
+    """The order in which the fractional bound takes items: weight 0 first, then by gain
+    per unit of weight, best first (as exact fractions)."""
+    light = [k for k in range(len(gains)) if weights[k] == 0]
+    heavy = [k for k in range(len(gains)) if weights[k] != 0]
+    heavy.sort(key=lambda k: Fraction(-gains[k], weights[k]))
+    return light + heavy
