@@ -13,12 +13,18 @@ from conundrum.compiler.bisection import WIDE
 from optimisation_cases import build_linear, linear_models, objective_values
 
 
-def test_a_wide_linear_objective_is_optimised_in_few_nodes():
+def two_wide_rows() -> tuple[cn.Model, cn.Var, cn.Var]:
+    """The issue's model: x + y to maximise under two rows 10**24 wide (optimum 8 * 10**23)."""
     m = cn.Model()
     x = m.int_var(0, 10**24, "x")
     y = m.int_var(0, 10**24, "y")
     m += x + 2 * y <= 10**24
     m += 3 * x + y <= 2 * 10**24
+    return m, x, y
+
+
+def test_a_wide_linear_objective_is_optimised_in_few_nodes():
+    m, x, y = two_wide_rows()
     seen = [s.value(x + y) for s in m.improving(x + y, "max", node_limit=20_000)]
     assert seen[-1] == 8 * 10**23 and m.stats.status == "optimal_solution"
     assert seen == sorted(set(seen))  # each strictly better than the last
@@ -28,11 +34,7 @@ def test_a_wide_linear_objective_is_optimised_in_few_nodes():
 
 def test_a_bound_proved_on_the_way():
     """A probe that finds nothing proves a bound: stopped early, the gap is known."""
-    m = cn.Model()
-    x = m.int_var(0, 10**24, "x")
-    y = m.int_var(0, 10**24, "y")
-    m += x + 2 * y <= 10**24
-    m += 3 * x + y <= 2 * 10**24
+    m, x, y = two_wide_rows()
     m.maximize(x + y, node_limit=400)
     assert m.stats.status == "satisfied"
     assert 8 * 10**23 <= m.stats.bound < 2 * 10**24  # below the root's 2 * 10**24

@@ -91,7 +91,7 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["restarts"] = restarts
     if args.search is not None:
         opts["search"] = args.search
-    if (getattr(args, "lns", False) or problem.lns) and problem.kind != "satisfy" and \
+    if (args.lns or problem.lns) and problem.kind != "satisfy" and \
             not isinstance(problem.objective, int):
         opts["lns"] = True
     return opts

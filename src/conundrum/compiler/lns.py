@@ -29,6 +29,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
+from conundrum.search.dfs import PROGRESS_INTERVAL
 from conundrum.search.selectors import EQ
 from conundrum.search.stats import SearchStats
 
@@ -40,7 +41,6 @@ NEIGHBOURHOOD_NODES = 1000  # the node budget of one neighbourhood
 INITIAL_RELAX = 0.25  # the share of the decision variables left free at first
 GROW = 1.25  # relax grows by this factor after a neighbourhood exhausted in vain
 SHRINK = 1.1  # and shrinks by this one after a neighbourhood stopped by its budget
-PROGRESS_INTERVAL = 0.2  # seconds between on_progress calls, as in the depth-first search
 
 
 def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
