@@ -87,3 +87,16 @@ def test_lns_errors():
         m.maximize(total, lns=True, workers=2)
     with pytest.raises(cn.ModelError, match="lds or bbs"):
         m.maximize(total, lns=True, method="lds:2")
+
+
+def test_progress_reports_count_the_whole_run():
+    """on_progress hears from inside the neighbourhoods, with the counts of the whole run
+    so far (never going back), not those of the neighbourhood alone."""
+    m, total, _ = knapsack(40, 1, spare=True)
+    heard: list[tuple[int, int]] = []
+    m.maximize(total, lns=True, time_limit=1.5,
+               on_progress=lambda s: heard.append((s.nodes, s.solutions)))
+    assert heard, "no progress report in 1.5 s"
+    nodes = [n for n, _ in heard]
+    assert nodes == sorted(nodes) and nodes[-1] > 1000  # past the first neighbourhood
+    assert all(k >= 1 for _, k in heard)  # the first solution is counted in

@@ -24,12 +24,10 @@ compiled and pure engines give the same answers.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
-from conundrum.search.dfs import PROGRESS_INTERVAL
 from conundrum.search.selectors import EQ
 from conundrum.search.stats import SearchStats
 
@@ -55,7 +53,6 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     yield values
     free_vars = _free_positions(compiled)
     relax = INITIAL_RELAX
-    next_progress = time.perf_counter() + PROGRESS_INTERVAL
     while True:
         whole = relax >= 1.0 or len(free_vars) <= 1
         path: list[PathStep] = []
@@ -86,10 +83,6 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
                 relax = min(1.0, relax * GROW)
         else:
             relax = max(1.0 / len(free_vars), relax / SHRINK)
-        if opts.on_progress is not None and time.perf_counter() >= next_progress:
-            next_progress = time.perf_counter() + PROGRESS_INTERVAL
-            stats.seconds = time.perf_counter() - start
-            opts.on_progress(stats)
 
 
 def _free_positions(compiled: CompiledModel) -> list[int]:

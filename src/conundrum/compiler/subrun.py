@@ -8,6 +8,10 @@ from typing import TYPE_CHECKING
 
 from conundrum.search.stats import SearchStats
 
+# what a progress report of the whole run takes from it before adding a part's counts
+COPIED = ("status", "nodes", "fails", "propagations", "solutions", "max_depth", "restarts",
+          "objective", "bound", "search")
+
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel
     from conundrum.lang.expr import Var
@@ -17,9 +21,18 @@ if TYPE_CHECKING:
 def sub_options(opts: SearchOptions, stats: SearchStats, budget: int | None,
                 hints: dict[Var, int] | None) -> SearchOptions:
     """One part's options: the caller's, with the nodes left of its node limit (and at
-    most `budget`), `hints` if given, and no progress calls of their own."""
+    most `budget`), `hints` if given, and progress calls that report the whole run."""
     sub = opts.copy()
-    sub.on_progress = None
+    report = opts.on_progress
+    if report is not None:
+        def progress(part: SearchStats) -> None:
+            whole = SearchStats(stats.stopped_by)
+            for name in COPIED:
+                setattr(whole, name, getattr(stats, name))
+            merge_counts(whole, part)
+            report(whole)
+
+        sub.on_progress = progress
     left = None if opts.node_limit is None else max(0, opts.node_limit - stats.nodes)
     if budget is not None:
         left = budget if left is None else min(left, budget)
