@@ -9,6 +9,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,6 +35,10 @@ class Cell:
     search: list[float] = field(default_factory=list)  # solver time without compiling (MiniZinc)
     objective: int | None = None  # hard section: the verified objective of the last run
     proved: bool | None = None  # hard section: the system said its answer is optimal
+    # hard optimisations: (whole-process seconds, objective) of each improving solution of
+    # the last run, and the process's end (the time of the proof when proved)
+    trace: list[tuple[float, int]] = field(default_factory=list)
+    end: float | None = None
 
     @property
     def median(self) -> float | None:
@@ -66,7 +71,8 @@ class Cell:
     def from_json(cls, d: dict) -> Cell:
         return cls(d["instance"], d["system"], d["status"], d.get("wall", []),
                    d.get("solver", []), d.get("note", ""), d.get("nodes", []),
-                   d.get("search", []), d.get("objective"), d.get("proved"))
+                   d.get("search", []), d.get("objective"), d.get("proved"),
+                   [tuple(p) for p in d.get("trace", [])], d.get("end"))
 
 
 def _tail(text: str, n: int = 300) -> str:
@@ -92,23 +98,76 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _run_group(cmd: list[str], timeout: float, cwd: str) -> subprocess.CompletedProcess:
-    """subprocess.run in a session of its own: on a timeout the whole process tree is
-    killed, so a peer's child process cannot outlive the run and steal CPU from the next
-    measurements. (Killing the process group is not enough: minizinc starts fzn-gecode in
-    a group of its own, and one such orphan once ran for 20 minutes.)"""
+@dataclass
+class Finished:
+    """One finished process: its exit status, its output, and when each line of standard
+    output arrived (seconds since the process was started)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    stamps: list[tuple[float, str]]
+
+
+def _kill_tree(proc: subprocess.Popen) -> None:
+    for pid in _descendants(proc.pid):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _run_group(cmd: list[str], timeout: float, cwd: str) -> Finished:
+    """Run cmd in a session of its own, stamping each line of its standard output with the
+    time it arrived, so that every system's improving solutions are timed by one clock
+    (whole-process seconds) whatever the system reports itself. On a timeout the whole
+    process tree is killed, so a peer's child process cannot outlive the run and steal CPU
+    from the next measurements. (Killing the process group is not enough: minizinc starts
+    fzn-gecode in a group of its own, and one such orphan once ran for 20 minutes.)"""
+    t0 = time.perf_counter()
+    stamps: list[tuple[float, str]] = []
+    err: list[str] = []
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           stdin=subprocess.DEVNULL, cwd=cwd, start_new_session=True) as proc:
+        def read_out() -> None:
+            for line in proc.stdout:
+                stamps.append((time.perf_counter() - t0, line))
+
+        def read_err() -> None:
+            err.append(proc.stderr.read())
+        readers = [threading.Thread(target=read_out, daemon=True),
+                   threading.Thread(target=read_err, daemon=True)]
+        for r in readers:
+            r.start()
         try:
-            out, err = proc.communicate(timeout=timeout)
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            for pid in _descendants(proc.pid):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+            _kill_tree(proc)
+            proc.wait()
             raise
-    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+        finally:
+            for r in readers:
+                r.join(timeout=10)
+    return Finished(proc.returncode, "".join(line for _, line in stamps), "".join(err),
+                    stamps)
+
+
+def improvements(stamps: list[tuple[float, str]], sense: str) -> list[tuple[float, int]]:
+    """(time, objective) of each strictly improving solution, from the stamped lines: an
+    `IMPROVE v` line (printed by the Python-hosted models as each solution is found) or an
+    `OBJ v` line (MiniZinc's intermediate solutions, and every final report)."""
+    trace: list[tuple[float, int]] = []
+    for t, line in stamps:
+        parts = line.split()
+        if len(parts) != 2 or parts[0] not in ("IMPROVE", "OBJ"):
+            continue
+        try:
+            v = int(parts[1])
+        except ValueError:
+            continue
+        if not trace or (v < trace[-1][1] if sense == "min" else v > trace[-1][1]):
+            trace.append((round(t, 3), v))
+    return trace
 
 
 def measure(inst: Instance, system: System, runs: int, timeout: float,
@@ -156,6 +215,7 @@ def measure(inst: Instance, system: System, runs: int, timeout: float,
             if inst.group == "hard":
                 if inst.kind in ("min", "max"):
                     cell.objective = objective(inst, rep.solutions[-1])
+                    cell.trace, cell.end = improvements(proc.stamps, inst.kind), wall
                 cell.proved = rep.proved
             if wall > repeat_below:
                 break

@@ -28,6 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import anytime  # noqa: E402
 from instances import SCALING, Instance, all_instances  # noqa: E402
 from measure import ABSENT, OK, SKIPPED, WRONG, Cell, measure  # noqa: E402
 from systems import System, all_systems  # noqa: E402
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     runs = 1 if args.quick else args.runs
     # the hard section's models stop themselves a little before the timeout and report their
     # best solution (models/common.py time_limit); the process is killed only past --timeout
-    os.environ["BENCH_TIME_LIMIT"] = str(max(1.0, args.timeout * 0.9 - 2))
+    os.environ["BENCH_TIME_LIMIT"] = str(anytime.run_limit(args.timeout))
     notes, versions, present = [], {}, []
     if args.cn_options:
         os.environ["BENCH_CN_OPTIONS"] = args.cn_options
@@ -247,11 +248,16 @@ def write_outputs(args, insts, systems, cells, meta: dict) -> None:
     hard = [i for i in insts if i.group == "hard"]
     if hard:  # the hard section has its own report (bench/HARD.md by default)
         hard_md = out_md if out_md != Path(DEFAULT_OUTPUT) else HERE / "HARD.md"
+        png = hard_md.with_name(hard_md.stem + "-anytime.png")
+        limit = anytime.run_limit(meta["timeout"])
+        drawn = anytime.chart(hard, systems, cells, limit, png)
         hard_md.write_text(report.hard_markdown(
             hard, systems, cells, timeout=meta["timeout"], command=meta["command"],
             versions=meta["versions"], notes=meta["notes"], date=meta.get("date"),
-            engine=meta.get("engine"), runs=meta["runs"]))
-        print(f"wrote {hard_md}")
+            engine=meta.get("engine"), runs=meta["runs"])
+            + "\n".join(anytime.markdown(hard, systems, cells, limit,
+                                          png.name if drawn else None)))
+        print(f"wrote {hard_md}" + (f" and {png}" if drawn else ""))
         insts = [i for i in insts if i.group != "hard"]
         if not insts:
             return

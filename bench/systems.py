@@ -148,6 +148,8 @@ class MiniZincSystem(System):
         limit = os.environ.get("BENCH_TIME_LIMIT")
         if inst.group == "hard" and limit:  # stop a little early, keep the best solution
             cmd += ["--time-limit", str(int(float(limit) * 1000))]
+        if inst.group == "hard" and inst.kind in ("min", "max"):
+            cmd.append("--intermediate-solutions")  # each improving solution, as found
         return [*cmd, str(src)]
 
     def parse(self, stdout: str, inst: Instance, stderr: str = "") -> Report:

@@ -99,3 +99,43 @@ def test_hard_report(tmp_path: Path) -> None:
     assert "solution 1378" in text and "proved 1459" in text
     # knapsack: unproved, counted as the 30 s timeout against 0.5 s; golomb: 4 / 2
     assert "| conundrum | 2/2 | 1/2 | 1/2 | 2.00x over 1 | 10.95x |" in text
+
+
+def test_improvements_keep_strict_progress_in_the_sense_of_the_objective() -> None:
+    from measure import improvements
+    stamps = [(0.1, "IMPROVE 60\n"), (0.2, "noise\n"), (0.3, "IMPROVE 58\n"),
+              (0.4, "OBJ 59\n"), (0.5, "IMPROVE x\n"), (0.6, "OBJ 55\n"), (0.7, "SOL 1 2\n")]
+    assert improvements(stamps, "min") == [(0.1, 60), (0.3, 58), (0.6, 55)]
+    assert improvements(stamps, "max") == [(0.1, 60)]
+
+
+def test_the_runner_stamps_each_line_as_it_arrives(tmp_path: Path) -> None:
+    """A process that prints, sleeps and prints again: the second stamp is later by about
+    the sleep, so lines are timed as they come and not when the process ends."""
+    from measure import _run_group
+    script = ("import time; print('IMPROVE 5', flush=True); time.sleep(0.5); "
+              "print('IMPROVE 3', flush=True)")
+    done = _run_group([sys.executable, "-c", script], 30, str(tmp_path))
+    (t1, a), (t2, b) = done.stamps
+    assert (a.split(), b.split()) == (["IMPROVE", "5"], ["IMPROVE", "3"])
+    assert t2 - t1 >= 0.45 and done.returncode == 0
+
+
+def test_anytime_report_reads_the_marks_from_the_traces(tmp_path: Path) -> None:
+    import anytime
+    from measure import Cell
+    from systems import by_name as systems_by_name
+    inst = by_name()["hard-jobshop-ft06"]  # minimise, optimum 55
+    cn = Cell(inst.name, "conundrum", "ok", objective=55, proved=True,
+              trace=[(0.2, 70), (2.0, 56), (12.0, 55)], end=14.0)
+    sat = Cell(inst.name, "cpsat-1w", "ok", objective=55, proved=True,
+               trace=[(0.3, 55)], end=0.5)
+    cells = {(inst.name, "conundrum"): cn, (inst.name, "cpsat-1w"): sat}
+    assert [anytime.at(cn, t) for t in (0.1, 1, 10, 25)] == [None, 70, 56, 55]
+    assert anytime.time_to_optimum(inst, cn) == 12.0
+    systems = [systems_by_name()["conundrum"], systems_by_name()["cpsat-1w"]]
+    text = "\n".join(anytime.markdown([inst], systems, cells, 25.0, None))
+    assert "| hard-jobshop-ft06 | 55 | 70 (27%) | 56 (2%) | **55** | 12.0 s | 14.0 s |" in text
+    assert "met on 0 of 1; missed: hard-jobshop-ft06" in text
+    assert anytime.chart([inst], systems, cells, 25.0, tmp_path / "a.png")
+    assert (tmp_path / "a.png").stat().st_size > 1000

@@ -9,6 +9,7 @@ from instances import Instance
 from models.common import (
     Report,
     alpha,
+    announce,
     boxes,
     eq_leading,
     eq_parts,
@@ -217,7 +218,9 @@ def solve(inst: Instance, time_limit: float | None = None) -> Report:
         rep.solutions = [tuple(sol[x] for x in xs)] if sol is not None else []
     else:
         fn = m.minimize if inst.kind == "min" else m.maximize
-        sol, rep.solver_time = _timed(lambda: fn(obj, **opts))
+        def heard(s: cn.Solution) -> None:
+            announce(int(s.value(obj)))
+        sol, rep.solver_time = _timed(lambda: fn(obj, on_solution=heard, **opts))
         if sol is not None:
             rep.objective = int(sol.value(obj))
             rep.solutions = [tuple(sol[x] for x in xs)]

@@ -137,6 +137,12 @@ def boxes(n: int) -> list[list[tuple[int, int]]]:
             for br in range(0, n, b) for bc in range(0, n, b)]
 
 
+def announce(objective: int) -> None:
+    """Print an improving solution's objective at once (`IMPROVE v`): the runner stamps
+    each line as it arrives, which gives the objective-over-time of the hard section."""
+    print(f"IMPROVE {objective}", flush=True)
+
+
 def time_limit() -> float | None:
     """The hard section's limit inside a run (BENCH_TIME_LIMIT, set by run.py a few seconds
     under --timeout), so that a model reports its best solution instead of being killed."""

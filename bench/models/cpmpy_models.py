@@ -9,7 +9,7 @@ import cpmpy as cp
 import numpy as np
 
 from instances import Instance
-from models.common import Report, alpha, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import Report, alpha, announce, eq_leading, eq_parts, golomb_ub, word_terms
 from models.common import time_limit as common_limit
 
 
@@ -186,7 +186,11 @@ def solve(inst: Instance, solver: str | None = None) -> Report:
     hard = inst.group == "hard"
     limit = common_limit() if hard else None
     if hard:
-        found = s.solve(time_limit=limit) if limit else s.solve()
+        heard = {}
+        if obj is not None and solver == "pumpkin":  # its improving solutions, as found
+            target = s.solver_var(s._objective)
+            heard["on_solution"] = lambda sol: announce(sol.int_value(target))
+        found = s.solve(time_limit=limit, **heard) if limit else s.solve(**heard)
         if found:
             rep.solutions = [tuple(int(x.value()) for x in xs)]
             if obj is not None:

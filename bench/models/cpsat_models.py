@@ -10,7 +10,16 @@ import time
 from ortools.sat.python import cp_model
 
 from instances import Instance
-from models.common import Report, alpha, boxes, eq_leading, eq_parts, golomb_ub, word_terms
+from models.common import (
+    Report,
+    alpha,
+    announce,
+    boxes,
+    eq_leading,
+    eq_parts,
+    golomb_ub,
+    word_terms,
+)
 from models.common import time_limit as common_limit
 
 
@@ -286,6 +295,13 @@ class _Collect(cp_model.CpSolverSolutionCallback):
             self.sols.append(tuple(self.value(x) for x in self.xs))
 
 
+class _Announce(cp_model.CpSolverSolutionCallback):
+    """Prints each improving solution's objective as CP-SAT finds it."""
+
+    def on_solution_callback(self) -> None:
+        announce(int(self.objective_value))
+
+
 def solve(inst: Instance, workers: int | None, time_limit: float | None = None) -> Report:
     m, xs, obj, sense = build(inst)
     solver = cp_model.CpSolver()
@@ -306,7 +322,7 @@ def solve(inst: Instance, workers: int | None, time_limit: float | None = None) 
     else:
         if obj is not None:
             m.minimize(obj) if sense == "min" else m.maximize(obj)
-        status = solver.solve(m)
+        status = solver.solve(m, _Announce() if obj is not None else None)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             rep.solutions = [tuple(solver.value(x) for x in xs)]
             if obj is not None:
