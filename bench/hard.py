@@ -58,9 +58,11 @@ def read_dzn(path: Path) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- vendored families
 
-# published optima (OR-Library; Applegate & Cook 1991 for ft10; Lawrence 1984 la01-la05)
+# published optima (OR-Library; Applegate & Cook 1991 for ft10; Lawrence 1984 la01-la10,
+# whose la06-la10 optima equal their machine lower bounds)
 JOBSHOP_OPTIMA = {"ft06": 55, "ft10": 930, "la01": 666, "la02": 655, "la03": 597,
-                  "la04": 590, "la05": 593}
+                  "la04": 590, "la05": 593, "la06": 926, "la07": 890, "la08": 863,
+                  "la09": 951, "la10": 958}
 
 
 def _jobshop(name: str) -> Instance:
@@ -205,6 +207,10 @@ def generated() -> list[Instance]:
     out.append(Instance("hard-knapsack-50-1", "knapsack", MAX,
                         {**data, "provenance": "dynamic programming (exact)"},
                         knapsack_dp(data), tuple(f"x{i}" for i in range(50)), group=GROUP))
+    data = knapsack_data(1, items=100)
+    out.append(Instance("hard-knapsack-100-1", "knapsack", MAX,
+                        {**data, "provenance": "dynamic programming (exact)"},
+                        knapsack_dp(data), tuple(f"x{i}" for i in range(100)), group=GROUP))
     data = facility_data(1)
     names = tuple(f"a{c}" for c in range(40)) + tuple(f"open{s}" for s in range(10))
     out.append(Instance("hard-facility-10x40-1", "facility", MIN,
