@@ -121,7 +121,7 @@ def test_seq_search_and_unknown_annotation(tmp_path, capsys):
     text = GRID.replace(
         "solve :: int_search(g, input_order, indomain_min, complete) satisfy;",
         "solve :: seq_search([int_search([d], first_fail, indomain_max, complete), "
-        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_constant(100) satisfy;")
+        "int_search(g, dom_w_deg, indomain_split, complete)]) :: restart_constant(0) satisfy;")
     code, out, err = run(tmp_path, capsys, text)
     assert code == 0 and out == "f = false;\ng = array2d(1..2, 1..2, [2,1,1,2]);\n----------\n"
     assert "restart_constant" in err and "ignored" in err
@@ -368,6 +368,8 @@ def test_ctrl_c_prints_the_best_found(tmp_path):
     ("restart_luby(20)", None),
     ("restart_geometric(1.5, 20)", None),
     ("restart_geometric(2.0, 20)", "ratio is 1.5, not 2.0"),
+    ("restart_linear(20)", None),
+    ("restart_constant(20)", None),
 ])
 def test_restart_annotations(tmp_path, capsys, annotation, warning):
     """MiniZinc's restart annotations become the restarts option (a float argument in an
@@ -380,6 +382,14 @@ def test_restart_annotations(tmp_path, capsys, annotation, warning):
     code, out, err = run(tmp_path, capsys, text, "-s", "-f", "--search", "classic",
                          "-n", "3")
     assert re.search(r"restarts=0\b", out)  # free search ignores the annotations
+
+
+def test_a_restart_annotation_without_a_positive_scale_is_ignored_with_a_warning(
+        tmp_path, capsys):
+    text = knapsack_fzn(30).replace("solve maximize", "solve :: restart_constant(0) maximize")
+    code, out, err = run(tmp_path, capsys, text, "-s", "--search", "classic", "-n", "2")
+    assert code == 0 and "restart_constant(" in err and "not supported" in err
+    assert re.search(r"restarts=0\b", out)
 
 
 def test_relax_and_reconstruct_asks_for_lns(tmp_path, capsys):

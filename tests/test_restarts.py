@@ -70,12 +70,21 @@ def test_restart_policy_lengths() -> None:
         geo.restarted(0)
         lengths.append(geo.length())
     assert lengths == [100, 150, 225, 337]
+    for kind, want in (("linear", [7, 14, 21, 28]), ("constant", [7, 8, 9, 10])):
+        policy = RestartPolicy(kind, 7)
+        lengths = [policy.length()]
+        for _ in range(3):
+            policy.restarted(0)
+            lengths.append(policy.length())
+        assert lengths == want, kind
 
 
 @pytest.mark.parametrize("spec, parsed", [(None, None), ("luby", ("luby", 100)),
                                           ("Geometric", ("geometric", 100)),
                                           ("luby:7", ("luby", 7)),
-                                          ("geometric:1", ("geometric", 1))])
+                                          ("geometric:1", ("geometric", 1)),
+                                          ("linear:3", ("linear", 3)),
+                                          ("constant", ("constant", 100))])
 def test_parse_restarts(spec: object, parsed: object) -> None:
     assert parse_restarts(spec) == parsed
 
@@ -141,7 +150,7 @@ HEURISTICS = [("dom_wdeg", "auto"), ("input_order", "min"), ("first_fail", "spli
 
 
 @pytest.mark.parametrize("n", [6, 7, 8])
-@pytest.mark.parametrize("restarts", ["luby:1", "geometric:2"])
+@pytest.mark.parametrize("restarts", ["luby:1", "geometric:2", "linear:1", "constant:1"])
 def test_queens_counts_and_solutions(n: int, restarts: str) -> None:
     m, q = queens(n)
     truth = {tuple(s[x] for x in q) for s in m.solutions()}
@@ -156,7 +165,7 @@ def test_queens_counts_and_solutions(n: int, restarts: str) -> None:
     assert m.stats.restarts > 0  # the runs did restart
 
 
-@pytest.mark.parametrize("restarts", ["luby:1", "luby:4", "geometric:1"])
+@pytest.mark.parametrize("restarts", ["luby:1", "luby:4", "geometric:1", "constant:1"])
 def test_golomb_optimum(restarts: str) -> None:
     m, x = golomb(6, 25)
     want = m.minimize(x[-1])

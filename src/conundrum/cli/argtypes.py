@@ -17,8 +17,8 @@ def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParse
                        "learning with restarts)")
     group.add_argument("--restarts", type=restarts_spec, metavar="R",
                        help="restart from the root every so many failures, keeping what "
-                       "was refuted as nogoods: luby or geometric (luby:N, geometric:N: N "
-                       "failures per unit, default 100); off by default")
+                       "was refuted as nogoods: luby, geometric, linear or constant (luby:N "
+                       "etc.: N failures per unit, default 100); off by default")
 
 
 def search_spec(text: str) -> str:
@@ -58,8 +58,8 @@ def method_spec(text: str) -> str:
 
 
 def restarts_spec(text: str) -> str:
-    """A restart sequence: luby, geometric, luby:N or geometric:N (N >= 1)."""
-    if not re.fullmatch(r"(luby|geometric)(:[1-9]\d{0,8})?", text):
-        raise argparse.ArgumentTypeError(f"expected luby, geometric, luby:N or geometric:N, "
-                                         f"got {text!r}")
+    """A restart sequence: luby, geometric, linear or constant, optionally :N (N >= 1)."""
+    if not re.fullmatch(r"(luby|geometric|linear|constant)(:[1-9]\d{0,8})?", text):
+        raise argparse.ArgumentTypeError("expected luby, geometric, linear or constant, "
+                                         f"optionally :N, got {text!r}")
     return text

@@ -67,9 +67,11 @@ class SearchKeywords(TypedDict, total=False):
     - ``project``: variables the solutions must be distinct on (projected enumeration):
       each assignment of them that extends to a solution is given once, with one
       completion of the other variables (counts count these assignments);
-    - ``restarts``: ``"luby"`` or ``"geometric"`` (optionally ``"luby:N"``: N failures per
-      unit of the sequence, default 100) restarts the search from the root, keeping its
-      refuted branches as nogoods so that no solution is lost or repeated; off by default;
+    - ``restarts``: ``"luby"``, ``"geometric"`` (ratio 1.5), ``"linear"`` or
+      ``"constant"`` (optionally ``"luby:N"``: N failures per unit of the sequence, default
+      100; a constant run grows by one failure a restart so that the search ends) restarts
+      the search from the root, keeping its refuted branches as nogoods so that no
+      solution is lost or repeated; off by default;
     - ``search``: ``"auto"`` (default: depth-first, except that an optimisation without
       all_different goes on learning after 10,000 failures, ``"auto:N"`` after N, and a
       learning heuristic such as ``var_select="activity"`` learns from the start),

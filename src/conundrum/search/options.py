@@ -55,7 +55,7 @@ class SearchOptions:
         # the variables the solutions must be distinct on (projected enumeration), or None;
         # model variables, resolved by the model as the phases are
         self.project = project
-        # None (no restarts), "luby", "geometric", or either with a scale: "luby:50"
+        # None (no restarts), or a sequence of restarts.KINDS, with a scale: "luby:50"
         self.restarts = restarts
         # "classic" (depth-first, dfs.py), "learning" (conflict-driven nogood learning,
         # learning.py) or "auto", the default (auto.py: a hard optimisation switches from

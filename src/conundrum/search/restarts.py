@@ -25,8 +25,8 @@ left to report.
 
 Exactness. The nogoods exclude only searched regions, the store enforces them on every
 fixed assignment, and every restart runs at least as many failures as the one before it
-(Luby and geometric sequences both grow without bound), so the search still ends, and
-reports each solution once. Restarts are counted in failures, never in seconds, so a run is
+(every sequence here grows without bound, the constant one by one failure a run), so the
+search still ends, and reports each solution once. Restarts are counted in failures, never in seconds, so a run is
 the same on every machine and in both builds.
 """
 
@@ -37,7 +37,10 @@ from typing import Any
 from conundrum.engine.literals import EQ, Pred, equal_preds, from_decision
 from conundrum.engine.var import IntVar
 
-KINDS = ("luby", "geometric")
+# luby: scale x 1 1 2 1 1 2 4 ...; geometric: scale x 1.5^k; linear: scale x (k + 1);
+# constant: scale failures a run (MiniZinc's restart_constant), plus one for each restart
+# so far, which keeps the search finite (see Exactness above) at a negligible cost
+KINDS = ("luby", "geometric", "linear", "constant")
 DEFAULT_SCALE = 100  # failures per unit of the sequence (MiniZinc and Chuffed use 100)
 GROWTH = 1.5  # the geometric sequence's ratio
 
@@ -58,8 +61,8 @@ def luby(i: int) -> int:
 
 
 def parse_restarts(spec: object) -> tuple[str, int] | None:
-    """`None`, "luby", "geometric", or either with a scale in failures, "luby:50": the
-    sequence and the failures per unit. ValueError otherwise."""
+    """`None`, one of KINDS, or one with a scale in failures, "luby:50": the sequence and
+    the failures per unit. ValueError otherwise."""
     if spec is None:
         return None
     if isinstance(spec, str):
@@ -72,8 +75,8 @@ def parse_restarts(spec: object) -> tuple[str, int] | None:
                 scale = 0
         if kind in KINDS and scale >= 1:
             return kind, scale
-    raise ValueError(f"bad restarts {spec!r}: use luby, geometric, luby:N or geometric:N "
-                     "(N >= 1 failures per unit)")
+    raise ValueError(f"bad restarts {spec!r}: use luby, geometric, linear or constant, "
+                     "optionally with :N (N >= 1 failures per unit), e.g. luby:50")
 
 
 class RestartPolicy:
@@ -91,6 +94,10 @@ class RestartPolicy:
         """The number of failures the current run may take."""
         if self.kind == "luby":
             return self.scale * luby(self.count + 1)
+        if self.kind == "linear":
+            return self.scale * (self.count + 1)
+        if self.kind == "constant":
+            return self.scale + self.count
         return int(self.scale * GROWTH ** self.count)
 
     def restarted(self, fails: int) -> None:

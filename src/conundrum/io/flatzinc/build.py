@@ -364,8 +364,9 @@ class Builder:
         scale = args[-1] if args else None
         if ann.name == "restart_none":
             self.restarts = None
-        elif ann.name == "restart_luby" and _positive(scale):
-            self.restarts = f"luby:{scale}"
+        elif ann.name in ("restart_luby", "restart_linear", "restart_constant") and \
+                len(args) == 1 and _positive(scale):
+            self.restarts = f"{ann.name.removeprefix('restart_')}:{scale}"
         elif ann.name == "restart_geometric" and len(args) == 2 and _positive(scale):
             if args[0] != GROWTH:
                 warnings.append(f"restart_geometric: conundrum's ratio is {GROWTH}, not "
