@@ -26,8 +26,8 @@ left to report.
 Exactness. The nogoods exclude only searched regions, the store enforces them on every
 fixed assignment, and every restart runs at least as many failures as the one before it
 (every sequence here grows without bound, the constant one by one failure a run), so the
-search still ends, and reports each solution once. Restarts are counted in failures, never in seconds, so a run is
-the same on every machine and in both builds.
+search still ends, and reports each solution once. Restarts are counted in failures,
+never in seconds, so a run is the same on every machine and in both builds.
 """
 
 from __future__ import annotations

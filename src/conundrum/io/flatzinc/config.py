@@ -12,7 +12,8 @@ STD_FLAGS = ["-a", "-n", "-f", "-i", "-p", "-r", "-s", "-t"]
 # conundrum's own flags that `minizinc --solver conundrum` passes on (flag, description,
 # type, default), as MiniZinc's solver configurations spell them
 EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keeping what was "
-                "refuted as nogoods: luby, geometric, linear or constant, optionally :N", "string", ""],
+                "refuted as nogoods: luby, geometric, linear or constant, optionally :N",
+                "string", ""],
                ["--search", "auto (default: a hard optimisation goes on learning), classic "
                 "(depth-first) or learning (conflict-driven nogood learning)", "string",
                 ""],
