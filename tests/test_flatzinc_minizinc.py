@@ -211,6 +211,33 @@ def test_restarts_flag_passes_through(env, tmp_path):
     assert restarts and restarts[-1] > 0, out
 
 
+def test_json_stream_gives_objective_and_bound_with_every_solution(env, tmp_path):
+    """`minizinc --json-stream -i -s`: each improving solution is followed by a statistics
+    object with its objective and the bound proved so far; the objectives improve, every
+    bound is a true bound on the optimum (found by Gecode), and the last equals it."""
+    model = tmp_path / "knapsack.mzn"
+    model.write_text("array[1..8] of int: w = [12, 33, 41, 17, 25, 36, 29, 11];\n"
+                     "array[1..8] of int: v = [14, 30, 45, 20, 22, 39, 31, 12];\n"
+                     "array[1..8] of var 0..1: x;\n"
+                     "constraint sum(i in 1..8)(w[i] * x[i]) <= 100;\n"
+                     "var int: total = sum(i in 1..8)(v[i] * x[i]);\n"
+                     "solve maximize total;\n")
+    best = int(re.findall(r"_objective = (\d+);", minizinc(env, "gecode", [str(model)]))[-1])
+    out = minizinc(env, "conundrum", [str(model)], "--json-stream", "-i", "-s",
+                   "--search", "classic")
+    lines = [json.loads(line) for line in out.splitlines() if line.strip()]
+    seen = []
+    for k, item in enumerate(lines):
+        if item["type"] == "solution":
+            stats = lines[k + 1]
+            assert stats["type"] == "statistics", lines[k + 1]
+            value = int(re.search(r"_objective = (\d+);", item["output"]["dzn"]).group(1))
+            assert stats["statistics"]["objective"] == value
+            assert stats["statistics"]["objectiveBound"] >= best
+            seen.append(value)
+    assert len(seen) >= 2 and seen == sorted(set(seen)) and seen[-1] == best
+
+
 def test_set_variables_become_booleans(env, tmp_path):
     """A model with a set variable runs: the mznlib includes MiniZinc's nosets library."""
     model = tmp_path / "subsets.mzn"

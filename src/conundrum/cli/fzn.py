@@ -34,7 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--time-limit", type=int, metavar="MS", dest="time_ms",
                    help="stop after MS milliseconds")
     p.add_argument("-s", "--statistics", action="store_true", dest="stats",
-                   help="print %%%%%%mzn-stat lines")
+                   help="print %%%%%%mzn-stat lines (with -a or -i: the objective and "
+                   "the bound proved so far after each improving solution)")
     p.add_argument("-r", "--random-seed", type=int, metavar="SEED", dest="seed", default=0,
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
@@ -103,6 +104,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         SEARCH_COMPLETE,
         UNKNOWN,
         UNSATISFIABLE,
+        format_progress,
         format_solution,
         format_stats,
     )
@@ -136,6 +138,8 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
                 last = sol
                 if every:
                     out(format_solution(outputs, sol.__getitem__))
+                    if args.stats:
+                        out(format_progress(m.stats))
         except KeyboardInterrupt:
             # Ctrl-C (MiniZinc's own time limit sends SIGINT): the best found stands, and
             # is printed below as an unproved answer

@@ -48,6 +48,17 @@ def format_solution(outputs: list[Output], value_of: Callable[[Any], int]) -> st
     return "\n".join(lines)
 
 
+def format_progress(stats: SearchStats) -> str:
+    """After an improving solution (with -s and -a/-i): its objective and the bound proved
+    so far, so that `minizinc --json-stream` gives both with every solution (its
+    `--output-time` gives the time)."""
+    fields = {"objective": stats.objective}
+    if stats.bound is not None:
+        fields["objectiveBound"] = stats.bound
+    return "\n".join([*(f"%%%mzn-stat: {k}={v}" for k, v in fields.items()),
+                      "%%%mzn-stat-end"])
+
+
 def format_stats(stats: SearchStats) -> str:
     """`%%%mzn-stat: key=value` lines for the search statistics, then `%%%mzn-stat-end`."""
     fields = {"nodes": stats.nodes, "failures": stats.fails, "restarts": stats.restarts,
