@@ -83,8 +83,6 @@ def test_lns_errors():
         m.count(lns=True)
     with pytest.raises(cn.ModelError, match="True or False"):
         m.maximize(total, lns="yes")
-    with pytest.raises(cn.ModelError, match="one worker"):
-        m.maximize(total, lns=True, workers=2)
     with pytest.raises(cn.ModelError, match="lds or bbs"):
         m.maximize(total, lns=True, method="lds:2")
 
@@ -100,3 +98,26 @@ def test_progress_reports_count_the_whole_run():
     nodes = [n for n, _ in heard]
     assert nodes == sorted(nodes) and nodes[-1] > 1000  # past the first neighbourhood
     assert all(k >= 1 for _, k in heard)  # the first solution is counted in
+
+
+def test_lns_on_workers_proves_the_optimum():
+    """Two workers search neighbourhoods of the shared incumbent until they have grown to
+    the whole model, then the split search proves it: the dynamic programme's optimum,
+    each solution better than the last."""
+    m, total, optimum = knapsack(22, 1, spare=True)  # the 2,000-node probe does not end it
+    seen: list[int] = []
+    best = m.maximize(total, lns=True, workers=2,
+                      on_solution=lambda s: seen.append(s.value(total)))
+    assert best is not None and best.value(total) == optimum
+    assert m.stats.status == "optimal_solution" and m.stats.workers == 2
+    assert seen == sorted(set(seen)) and seen[-1] == optimum
+
+
+def test_lns_on_workers_under_a_node_limit_goes_past_the_first_corner():
+    """Under a global node limit: a solution no better than the optimum, stopped by the
+    limit. Plain branch and bound on two workers ends 6% short in these 60,000 nodes
+    (measured: 1,020 of 1,090); the neighbourhoods come within 2% (measured: 1,090)."""
+    m, total, optimum = knapsack(40, 1, spare=True)
+    best = m.maximize(total, lns=True, workers=2, node_limit=60_000)
+    assert best is not None and 0.98 * optimum <= best.value(total) <= optimum
+    assert m.stats.stopped_by == "node_limit" and m.stats.status == "satisfied"

@@ -65,6 +65,16 @@ def test_optimum_on_the_cluster(cluster: Any) -> None:
     assert sol is not None and sol[x[-1]] == 17 and m.stats.complete  # Golomb ruler, 6 marks
 
 
+def test_lns_on_the_cluster(cluster: Any) -> None:
+    """Neighbourhoods on the Dask workers, then the proof: the knapsack's optimum."""
+    from optimisation_cases import knapsack
+
+    m, total, optimum = knapsack(22, 1, spare=True)
+    best = m.maximize(total, lns=True, scheduler=cluster)
+    assert best is not None and best.value(total) == optimum
+    assert m.stats.status == "optimal_solution"
+
+
 @settings(max_examples=scaled(0.2))
 @given(data=st.data())
 def test_random_models_count_the_same_on_the_cluster(cluster: Any,

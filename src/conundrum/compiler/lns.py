@@ -2,10 +2,16 @@
 first solution, searches small parts of the model around the incumbent instead of the whole
 tree, as Gecode's restart-based LNS, OscaR and CP-SAT's LNS workers do.
 
-- **Neighbourhoods**: a random share `relax` of the decision variables is left free; every
-  other one is fixed to its value in the incumbent (the decisions of a path, as a
-  subproblem of the parallel search is given: CompiledModel.run). The objective is never
-  fixed: branch and bound asks each solution to beat the incumbent.
+- **Neighbourhoods**: a share `relax` of the decision variables is left free; every other
+  one is fixed to its value in the incumbent (the decisions of a path, as a subproblem of
+  the parallel search is given: CompiledModel.run). The objective is never fixed: branch
+  and bound asks each solution to beat the incumbent. The free variables are drawn in
+  turn two ways: at random, and *related*: from a random variable, those that share
+  constraints with the ones drawn (breadth first over the constraint graph, skipping
+  constraints over more than a third of the variables, such as the objective's sum),
+  as Perron, Shaw and Furnon's propagation-guided LNS frees variables that interact: a
+  machine's tasks and their jobs' neighbours in a job shop, rather than a scattering that
+  the fixed rest pins in place.
 - **Each neighbourhood** is searched by the options' search, its value choices following
   the incumbent first (hints), within NEIGHBOURHOOD_NODES nodes; every better solution it
   finds is handed over at once and becomes the incumbent.
@@ -45,22 +51,17 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         start: float) -> Generator[list[int], None, None]:
     """The values of each improving solution, as CompiledModel.run gives them (see the
     module); `stats` gathers the counts of every neighbourhood's search."""
-    rng = random.Random(opts.seed)
     best: list[int] = []
     values = first_solution(compiled, opts, stats, start, best)
     if values is None:
         return
     yield values
-    free_vars = _free_positions(compiled)
-    relax = INITIAL_RELAX
+    hood = Neighbourhoods(compiled, opts.seed)
     while True:
-        whole = relax >= 1.0 or len(free_vars) <= 1
-        path: list[PathStep] = []
-        if not whole:
-            keep = len(free_vars) - max(1, round(relax * len(free_vars)))
-            path = [(k, EQ, values[k]) for k in sorted(rng.sample(free_vars, keep))]
+        whole = hood.whole()
+        path = [] if whole else hood.draw(values)
         sub_opts = sub_options(opts, stats, None if whole else NEIGHBOURHOOD_NODES,
-                            dict(zip(compiled.variables, values, strict=True)))
+                               dict(zip(compiled.variables, values, strict=True)))
         sub = SearchStats()
         improved = False
         run = compiled.run(sub_opts, sub, start, best, path)
@@ -78,17 +79,117 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         if opts.node_limit is not None and stats.nodes >= opts.node_limit:
             stats.stopped_by = "node_limit"
             return
-        if sub.stopped_by is None:
-            if not improved:
-                relax = min(1.0, relax * GROW)
+        hood.searched(exhausted=sub.stopped_by is None, improved=improved)
+
+
+class Neighbourhoods:
+    """The neighbourhoods of one large neighbourhood search (see the module): which
+    variables each frees, and the share `relax` they free, adapted to what each search
+    found. Used by the sequential search above and by the parallel one's coordinator."""
+
+    __slots__ = ("rng", "free_vars", "related", "relax", "turn")
+
+    def __init__(self, compiled: CompiledModel, seed: int | None) -> None:
+        self.rng = random.Random(seed)
+        self.free_vars = free_positions(compiled)
+        self.related = Related(compiled, self.free_vars)
+        self.relax = INITIAL_RELAX
+        self.turn = 0
+
+    def whole(self) -> bool:
+        """Whether the next search is the whole model (the neighbourhoods grew to it)."""
+        return self.relax >= 1.0 or len(self.free_vars) <= 1
+
+    def draw(self, values: list[int]) -> list[PathStep]:
+        """The next neighbourhood around the incumbent `values`: the decisions fixing every
+        variable it does not free, random and related ones in turn."""
+        free_vars = self.free_vars
+        size = max(1, round(self.relax * len(free_vars)))
+        self.turn += 1
+        if self.turn % 2 == 0 and self.related.linked:
+            freed = self.related.draw(self.rng, size)
+            kept = [k for k in free_vars if k not in freed]
         else:
-            relax = max(1.0 / len(free_vars), relax / SHRINK)
+            kept = sorted(self.rng.sample(free_vars, len(free_vars) - size))
+        return [(k, EQ, values[k]) for k in kept]
+
+    def searched(self, exhausted: bool, improved: bool) -> None:
+        """A neighbourhood's search ended: searched to its end (`exhausted`) or stopped by
+        its node budget; `improved` if it found a better solution."""
+        if exhausted:
+            if not improved:
+                self.relax = min(1.0, self.relax * GROW)
+        else:
+            self.relax = max(1.0 / len(self.free_vars), self.relax / SHRINK)
 
 
-def _free_positions(compiled: CompiledModel) -> list[int]:
+def free_positions(compiled: CompiledModel) -> list[int]:
     """The positions of the decision variables a neighbourhood may fix: not fixed at the
     root already, and not the objective's own variable."""
     obj = compiled.obj
     obj_index = -1 if obj is None else obj.root.index
     return [k for k, x in enumerate(compiled.decision)
             if x.lo != x.hi and x.index != obj_index]
+
+
+class Related:
+    """The constraint graph of the model as the neighbourhoods see it: which engine
+    variables each constraint (propagator) watches, auxiliary ones included (a sum's
+    partial sums, a product's result) so that decision variables related through them are
+    neighbours. Constraints over more than a third of the free decision variables are left
+    out: they relate everything to everything (an objective's sum, an all_different over
+    the whole model) and would free a random share again."""
+
+    __slots__ = ("free", "scopes", "touching", "linked")
+
+    def __init__(self, compiled: CompiledModel, free_vars: list[int]) -> None:
+        self.free = {compiled.decision[k].index: k for k in free_vars}  # engine index -> k
+        wide = max(2, len(free_vars) // 3)
+        members: dict[int, set[int]] = {}  # id(propagator) -> engine indices it watches
+        for x in [*compiled.decision, *compiled.extra]:
+            if x.lo == x.hi:
+                continue
+            for prop in x.wake_fix:
+                if prop.is_constraint:
+                    members.setdefault(id(prop), set()).add(x.index)
+        self.scopes: list[list[int]] = []
+        self.touching: dict[int, list[int]] = {}  # engine index -> scopes that hold it
+        for scope in members.values():
+            if len(scope) >= 2 and sum(i in self.free for i in scope) <= wide:
+                for i in scope:
+                    self.touching.setdefault(i, []).append(len(self.scopes))
+                self.scopes.append(sorted(scope))
+        # worth drawing from only if some free decision variable has neighbours
+        self.linked = any(i in self.touching for i in self.free)
+
+    def draw(self, rng: random.Random, size: int) -> set[int]:
+        """The positions of `size` free decision variables, grown breadth first from a
+        random one through the constraints that hold them (in random order); from another
+        random seed when a component is used up."""
+        freed: set[int] = set()  # positions in the decision list
+        seen: set[int] = set()  # engine indices reached
+        seeds = [i for i in self.free if i in self.touching]
+        while len(freed) < size and seeds:
+            seed = seeds.pop(rng.randrange(len(seeds)))
+            if seed in seen:
+                continue
+            seen.add(seed)
+            freed.add(self.free[seed])
+            order = [seed]
+            head = 0
+            while head < len(order) and len(freed) < size:
+                i = order[head]
+                head += 1
+                scopes = list(self.touching.get(i, ()))
+                rng.shuffle(scopes)
+                for j in scopes:
+                    scope = list(self.scopes[j])
+                    rng.shuffle(scope)
+                    for other in scope:
+                        if other in seen or len(freed) >= size:
+                            continue
+                        seen.add(other)
+                        order.append(other)
+                        if other in self.free:
+                            freed.add(self.free[other])
+        return freed

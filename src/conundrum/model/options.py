@@ -81,7 +81,9 @@ class SearchKeywords(TypedDict, total=False):
       solution, random parts of the model are searched around the best solution with a
       small node budget each, growing to the whole model when they are exhausted (so a
       small model still ends with a proof); for a good answer within a time limit on a
-      model too large to prove. Off by default (the exact branch and bound);
+      model too large to prove. Off by default (the exact branch and bound). With
+      ``workers=`` or ``scheduler=`` every worker searches neighbourhoods of the shared
+      incumbent, then the split search proves it;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -130,9 +132,6 @@ def search_options(model: Model, kwargs: Mapping[str, Any], mode: str = "solutio
         if mode != "optimize":
             raise ModelError("lns=True is for an optimisation (minimize, maximize, "
                              "improving): there is no incumbent to search around")
-        if kwargs.get("workers", 1) != 1 or kwargs.get("scheduler") is not None:
-            raise ModelError("lns=True runs on one worker for now: leave out workers= "
-                             "and scheduler=")
     parallel = None
     if any(k in kwargs for k in PARALLEL_OPTIONS):
         from conundrum.parallel.options import parallel_settings

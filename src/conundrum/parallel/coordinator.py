@@ -17,6 +17,14 @@
 
 A subproblem whose worker died is searched again; the solutions already passed on for it
 are not passed on twice.
+
+With `lns=True` an optimisation runs a large neighbourhood search between the probe and
+the split (`_lns`): each idle worker searches a neighbourhood of the incumbent (drawn by
+compiler/lns.py's Neighbourhoods, the incumbent's values as hints, NEIGHBOURHOOD_NODES
+nodes), every improvement becomes the incumbent that the next neighbourhoods are drawn
+around and that every worker prunes with, and their share grows as they are exhausted in
+vain. Once it has grown to the whole model, the split search above proves the incumbent
+optimal, on every worker. A neighbourhood whose worker died is not searched again.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ MAX_TRIES = 3  # a subproblem whose worker died this many times fails the search
 # at the time limit, a count waits this long at most for the running subproblems' final
 # counts (their workers stop at the same deadline, so they come within milliseconds)
 DRAIN_SECONDS = 0.25
+LNS_NUMBERS = 1 << 40  # neighbourhoods are numbered from here, apart from the subproblems
 
 
 def parallel_search(compiled: CompiledModel, problem: tuple[list, list, object],
@@ -89,6 +98,7 @@ class _Run:
         self.deadline = None if opts.time_limit is None else start + opts.time_limit
         self.node_limit: int | None = opts.node_limit
         self.best: list[int] = []
+        self.incumbent: list[int] | None = None  # the best solution's values
         self.count = 0
         # per running subproblem: its (nodes, fails, propagations, solutions) reported so far
         self.running: dict[int, tuple[int, int, int, int]] = {}
@@ -113,6 +123,10 @@ class _Run:
             finished = yield from self._probe()
             if finished:
                 return
+            if self.opts.lns and self.incumbent is not None:
+                finished = yield from self._lns()
+                if finished:
+                    return
         paths = self._split()
         stats.subproblems = len(paths)
         pending = deque(enumerate(paths))
@@ -192,6 +206,7 @@ class _Run:
                                    opts.project, opts.restarts, opts.search, opts.hints)
         probe = SearchStats()
         for values in self.compiled.run(probe_opts, probe, self.start, self.best):
+            self.incumbent = values
             self.count += 1
             self.stats.solutions = self.count
             yield values
@@ -207,6 +222,72 @@ class _Run:
         if probe.stopped_by == "time_limit" or limit == self.node_limit:
             stats.stop(probe.stopped_by)  # type: ignore[arg-type]
             return True
+        return False
+
+    def _lns(self) -> Generator[list[int], None, bool]:
+        """Neighbourhoods of the incumbent on every worker (see the module) until they
+        have grown to the whole model (False: the split search goes on to the proof) or a
+        limit stops the run (True)."""
+        from conundrum.compiler.lns import NEIGHBOURHOOD_NODES, Neighbourhoods
+
+        hood = Neighbourhoods(self.compiled, self.opts.seed)
+        improved: dict[int, bool] = {}  # running neighbourhood -> it found a better one
+        number = LNS_NUMBERS
+        next_progress = time.perf_counter() + PROGRESS_INTERVAL
+        while not hood.whole() or self.running:
+            if self._limit_reached():
+                return True
+            while not hood.whole() and self.pool.idle() > 0:
+                assert self.incumbent is not None
+                path = tuple(hood.draw(self.incumbent))
+                budget = self._nodes_left()
+                budget = NEIGHBOURHOOD_NODES if budget is None \
+                    else min(budget, NEIGHBOURHOOD_NODES)
+                self.pool.submit(Task(number, path, self._time_left(), budget,
+                                      list(self.best), list(self.incumbent)))
+                self.running[number] = (0, 0, 0, 0)
+                self.paths[number] = path
+                improved[number] = False
+                number += 1
+            wait = PROGRESS_INTERVAL
+            if self.deadline is not None:
+                wait = max(0.0, min(wait, self.deadline - time.perf_counter()))
+            for event in self.pool.poll(wait):
+                kind = event[0]
+                if kind == "improved":
+                    before = list(self.best)
+                    yield from self._improved(event[2], event[3])
+                    if self.best != before and event[1] in improved:
+                        improved[event[1]] = True
+                elif kind == "progress":
+                    if event[1] in self.running:
+                        self.running[event[1]] = (event[2], event[3], event[4], event[5])
+                elif kind == "done":
+                    done, summary = event[1], event[2]
+                    if done not in self.running:
+                        continue
+                    self._account(done, summary, event[4], event[5])
+                    if summary["stopped_by"] not in (None, "node_limit"):
+                        self.stats.stop(summary["stopped_by"])  # the run's time is up
+                        return True
+                    hood.searched(exhausted=summary["complete"],
+                                  improved=improved.pop(done, False))
+                elif kind == "lost":
+                    if event[1] is None:
+                        warnings.warn(f"{event[2]}; another was started", RuntimeWarning,
+                                      stacklevel=2)
+                    else:  # a neighbourhood is not worth searching again
+                        self.running.pop(event[1], None)
+                        improved.pop(event[1], None)
+                        warnings.warn(f"{event[2]}; its neighbourhood is dropped",
+                                      RuntimeWarning, stacklevel=2)
+                elif kind == "error":
+                    what = "loading the model" if event[1] < 0 else "a neighbourhood"
+                    raise WorkerError(f"a worker failed on {what}:\n{event[2]}")
+            on_progress = self.opts.on_progress
+            if on_progress is not None and time.perf_counter() >= next_progress:
+                next_progress = time.perf_counter() + PROGRESS_INTERVAL
+                on_progress(self._progress())
         return False
 
     def _split(self) -> list[Path]:
@@ -255,6 +336,7 @@ class _Run:
     def _improved(self, values: list[int], objective: int) -> Iterator[list[int]]:
         if self.compiled.improves(objective, self.best):
             self.best[:] = [objective]
+            self.incumbent = values
             self.pool.share_bound(objective)
             self.count += 1
             self.stats.solutions = self.count
@@ -264,16 +346,8 @@ class _Run:
               seconds: float) -> Iterator[list[int]]:
         if number not in self.running:
             return  # a stale report of a subproblem already searched again
-        del self.running[number]
-        self.passed.pop(number, None)
+        self._account(number, summary, worker, seconds)
         stats = self.stats
-        stats.nodes += summary["nodes"]
-        stats.fails += summary["fails"]
-        stats.restarts += summary["restarts"]
-        stats.propagations += summary["propagations"]
-        stats.max_depth = max(stats.max_depth, summary["max_depth"] + len(self.paths[number]))
-        stats.subproblem_seconds.append(summary["seconds"])
-        stats.worker_seconds[worker] = stats.worker_seconds.get(worker, 0.0) + seconds
         if self.mode == "count":
             self.count += count
             stats.solutions = self.count
@@ -284,6 +358,19 @@ class _Run:
             while self.next in self.finished:
                 self.next += 1
                 yield from self._release(self.next)
+
+    def _account(self, number: int, summary: dict, worker: str, seconds: float) -> None:
+        """Add a finished subproblem's counts to the run's statistics."""
+        del self.running[number]
+        self.passed.pop(number, None)
+        stats = self.stats
+        stats.nodes += summary["nodes"]
+        stats.fails += summary["fails"]
+        stats.restarts += summary["restarts"]
+        stats.propagations += summary["propagations"]
+        stats.max_depth = max(stats.max_depth, summary["max_depth"] + len(self.paths[number]))
+        stats.subproblem_seconds.append(summary["seconds"])
+        stats.worker_seconds[worker] = stats.worker_seconds.get(worker, 0.0) + seconds
 
     def _release(self, number: int) -> Iterator[list[int]]:
         """Pass on the held-back solutions of the subproblem that is now the next one."""

@@ -51,23 +51,28 @@ class Job:
 
 class Task:
     """One subproblem to search: its number, the decisions that lead to it, the budget
-    left (seconds, nodes) and the incumbent objective value ([] or [value])."""
+    left (seconds, nodes), the incumbent objective value ([] or [value]) and, for a
+    neighbourhood of a large neighbourhood search, the incumbent's values as hints."""
 
-    __slots__ = ("number", "path", "time_limit", "node_limit", "best")
+    __slots__ = ("number", "path", "time_limit", "node_limit", "best", "hints")
 
     def __init__(self, number: int, path: tuple[PathStep, ...], time_limit: float | None,
-                 node_limit: int | None, best: list[int]) -> None:
+                 node_limit: int | None, best: list[int],
+                 hints: list[int] | None = None) -> None:
         self.number = number
         self.path = path
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.best = best
+        self.hints = hints
 
     def __getstate__(self) -> tuple:
-        return (self.number, self.path, self.time_limit, self.node_limit, self.best)
+        return (self.number, self.path, self.time_limit, self.node_limit, self.best,
+                self.hints)
 
     def __setstate__(self, state: tuple) -> None:
-        self.number, self.path, self.time_limit, self.node_limit, self.best = state
+        (self.number, self.path, self.time_limit, self.node_limit, self.best,
+         self.hints) = state
 
 
 class Reporter:
@@ -123,6 +128,8 @@ class Searcher:
             return stats, 0
         best = list(task.best)
         options = dict(self.job.options)
+        if task.hints is not None:  # a neighbourhood: the incumbent's values first
+            options["hints"] = dict(zip(self.job.variables, task.hints, strict=True))
 
         def on_progress(progress: SearchStats) -> None:
             reporter.progress(progress, best)
