@@ -496,3 +496,16 @@ def test_at_most_one_and_exactly_one():
     m += cn.at_most_one(b[0], b[1], x > 1)
     m += cn.exactly_one(b[1], b[2], b[3]) == (x != 2)
     assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m))
+
+
+def test_an_element_of_booleans_is_a_boolean():
+    """b[i] over 0/1 variables (1-D and 2-D) in connectives and as a constraint: exported as
+    a comparison of the element, the same solutions as conundrum's."""
+    m = cn.Model()
+    b = m.bool_vars(4, "b")
+    i = m.int_var(-1, 3, "i")
+    r = m.int_var(0, 1, "r")
+    m += cn.any(b[i], b[0]) | (i == -1)
+    m += ~b[(i + 1) % 4] | b[2]
+    m += cn.array([[b[0], 1], [0, b[3]]])[r, r]
+    assert sorted(gecode_solutions(m)) == sorted(conundrum_solutions(m))

@@ -43,8 +43,18 @@ def domains(draw: st.DrawFn) -> list[Dom]:
 @st.composite
 def item(draw: st.DrawFn, depth: int = 1) -> Item:
     """One Boolean operand."""
-    kind = draw(st.sampled_from(["var", "var", "rel", "not", "const"]
+    kind = draw(st.sampled_from(["var", "var", "rel", "not", "const", "element"]
                                 + (["nested"] if depth > 0 else [])))
+    if kind == "element":  # an array of 0/1 items indexed by a variable is a Boolean
+        picks = draw(st.lists(st.sampled_from(["x0", "x1", "x2", "0", "1"]), min_size=1,
+                              max_size=3))
+        at = draw(st.integers(N_BOOL, N_BOOL + N_INT - 1))
+        k = len(picks)  # the index taken modulo k: always inside the array
+
+        def value(t: tuple[int, ...], name: str) -> int:
+            return t[int(name[1:])] if name.startswith("x") else int(name)
+        return (f"cn.array([{', '.join(picks)}])[x{at} % {k}]",
+                lambda t: value(t, picks[t[at] % k]) == 1)
     if kind == "var":
         i = draw(st.integers(0, N_BOOL - 1))
         return f"x{i}", lambda t: t[i] == 1

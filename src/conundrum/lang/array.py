@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import SupportsIndex, TypeVar, overload
 
 from conundrum.lang.errors import ModelError, Undefined
-from conundrum.lang.expr import Element, Expr, ExprLike, const_or_expr, make_sum
+from conundrum.lang.expr import Element, Expr, ExprLike, const_or_expr, make_sum, zero_one
 from conundrum.lang.globals.arithmetic import element
 from conundrum.lang.tree import Number
 
@@ -59,6 +59,10 @@ class Element2D(Expr):
                  cols: int) -> None:
         super().__init__((row, col, *cells))
         self.cols = cols
+
+    @property
+    def boolean(self) -> bool:  # type: ignore[override]
+        return zero_one(self.args[2:])  # a grid of Booleans gives a Boolean
 
     @property
     def shape(self) -> tuple[int, int]:

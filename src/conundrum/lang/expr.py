@@ -421,10 +421,21 @@ class BoolOp(Expr):
         return "(" + f" {self.op} ".join(texts) + ")"
 
 
+def zero_one(items: tuple[object, ...]) -> bool:
+    """Whether every item is 0/1 valued (a Boolean node, or the constant 0 or 1): an
+    element of them is a Boolean too, usable in cn.any, &, | and as a constraint."""
+    return all(e.boolean if isinstance(e, Expr) else e in (0, 1) for e in items)
+
+
 class Element(Expr):
-    """array[index] with a 0-based index expression; args = (index, *array)."""
+    """array[index] with a 0-based index expression; args = (index, *array). An array of
+    Booleans gives a Boolean."""
 
     __slots__ = ()
+
+    @property
+    def boolean(self) -> bool:  # type: ignore[override]
+        return zero_one(self.args[1:])
 
     def compute(self, values: list[Number]) -> Number:
         index = values[0]
