@@ -5,13 +5,15 @@ tree, as Gecode's restart-based LNS, OscaR and CP-SAT's LNS workers do.
 - **Neighbourhoods**: a share `relax` of the decision variables is left free; every other
   one is fixed to its value in the incumbent (the decisions of a path, as a subproblem of
   the parallel search is given: CompiledModel.run). The objective is never fixed: branch
-  and bound asks each solution to beat the incumbent. The free variables are drawn in
-  turn two ways: at random, and *related*: from a random variable, those that share
-  constraints with the ones drawn (breadth first over the constraint graph, skipping
-  constraints over more than a third of the variables, such as the objective's sum),
-  as Perron, Shaw and Furnon's propagation-guided LNS frees variables that interact: a
-  machine's tasks and their jobs' neighbours in a job shop, rather than a scattering that
-  the fixed rest pins in place.
+  and bound asks each solution to beat the incumbent. The free variables are drawn two
+  ways: at random, and *related*: from a random variable, those that share constraints
+  with the ones drawn (breadth first over the constraint graph, skipping constraints over
+  more than a third of the variables, such as the objective's sum), as Perron, Shaw and
+  Furnon's propagation-guided LNS frees variables that interact: a machine's tasks and
+  their jobs' neighbours in a job shop, rather than a scattering that the fixed rest pins
+  in place. Which way is chosen adapts, as CP-SAT's LNS picks among its generators: each
+  way's score is a moving average of its neighbourhoods' improvements, and a way is
+  drawn with probability proportional to its score (plus a floor, so neither is given up).
 - **Each neighbourhood** is searched by the options' search, its value choices following
   the incumbent first (hints), within NEIGHBOURHOOD_NODES nodes; every better solution it
   finds is handed over at once and becomes the incumbent.
@@ -45,6 +47,9 @@ NEIGHBOURHOOD_NODES = 1000  # the node budget of one neighbourhood
 INITIAL_RELAX = 0.25  # the share of the decision variables left free at first
 GROW = 1.25  # relax grows by this factor after a neighbourhood exhausted in vain
 SHRINK = 1.1  # and shrinks by this one after a neighbourhood stopped by its budget
+RANDOM, RELATED = 0, 1  # the ways of drawing a neighbourhood (Neighbourhoods.score)
+DECAY = 0.1  # the weight of the last neighbourhood in a way's score
+FLOOR = 0.05  # added to a way's score when drawing, so that neither is given up
 
 
 def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
@@ -59,7 +64,7 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     hood = Neighbourhoods(compiled, opts.seed)
     while True:
         whole = hood.whole()
-        path = [] if whole else hood.draw(values)
+        path, kind = ([], RANDOM) if whole else hood.draw(values)
         sub_opts = sub_options(opts, stats, None if whole else NEIGHBOURHOOD_NODES,
                                dict(zip(compiled.variables, values, strict=True)))
         sub = SearchStats()
@@ -79,7 +84,7 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         if opts.node_limit is not None and stats.nodes >= opts.node_limit:
             stats.stopped_by = "node_limit"
             return
-        hood.searched(exhausted=sub.stopped_by is None, improved=improved)
+        hood.searched(kind, exhausted=sub.stopped_by is None, improved=improved)
 
 
 class Neighbourhoods:
@@ -87,35 +92,40 @@ class Neighbourhoods:
     variables each frees, and the share `relax` they free, adapted to what each search
     found. Used by the sequential search above and by the parallel one's coordinator."""
 
-    __slots__ = ("rng", "free_vars", "related", "relax", "turn")
+    __slots__ = ("rng", "free_vars", "related", "relax", "score")
 
     def __init__(self, compiled: CompiledModel, seed: int | None) -> None:
         self.rng = random.Random(seed)
         self.free_vars = free_positions(compiled)
         self.related = Related(compiled, self.free_vars)
         self.relax = INITIAL_RELAX
-        self.turn = 0
+        # per way of drawing: a moving average of its neighbourhoods' improvements
+        self.score = [0.5, 0.5]
 
     def whole(self) -> bool:
         """Whether the next search is the whole model (the neighbourhoods grew to it)."""
         return self.relax >= 1.0 or len(self.free_vars) <= 1
 
-    def draw(self, values: list[int]) -> list[PathStep]:
+    def draw(self, values: list[int]) -> tuple[list[PathStep], int]:
         """The next neighbourhood around the incumbent `values`: the decisions fixing every
-        variable it does not free, random and related ones in turn."""
+        variable it does not free, and the way it was drawn (RANDOM or RELATED)."""
         free_vars = self.free_vars
         size = max(1, round(self.relax * len(free_vars)))
-        self.turn += 1
-        if self.turn % 2 == 0 and self.related.linked:
+        kind = RANDOM
+        if self.related.linked:
+            random_share = (self.score[RANDOM] + FLOOR) / (sum(self.score) + 2 * FLOOR)
+            kind = RANDOM if self.rng.random() < random_share else RELATED
+        if kind == RELATED:
             freed = self.related.draw(self.rng, size)
             kept = [k for k in free_vars if k not in freed]
         else:
             kept = sorted(self.rng.sample(free_vars, len(free_vars) - size))
-        return [(k, EQ, values[k]) for k in kept]
+        return [(k, EQ, values[k]) for k in kept], kind
 
-    def searched(self, exhausted: bool, improved: bool) -> None:
-        """A neighbourhood's search ended: searched to its end (`exhausted`) or stopped by
-        its node budget; `improved` if it found a better solution."""
+    def searched(self, kind: int, exhausted: bool, improved: bool) -> None:
+        """A neighbourhood drawn the way `kind` was searched: to its end (`exhausted`) or
+        until its node budget stopped it; `improved` if it found a better solution."""
+        self.score[kind] = (1 - DECAY) * self.score[kind] + DECAY * improved
         if exhausted:
             if not improved:
                 self.relax = min(1.0, self.relax * GROW)
