@@ -232,7 +232,6 @@ class _Run:
 
         hood = Neighbourhoods(self.compiled, self.opts.seed)
         improved: dict[int, bool] = {}  # running neighbourhood -> it found a better one
-        kinds: dict[int, int] = {}  # running neighbourhood -> the way it was drawn
         number = LNS_NUMBERS
         next_progress = time.perf_counter() + PROGRESS_INTERVAL
         while not hood.whole() or self.running:
@@ -240,8 +239,7 @@ class _Run:
                 return True
             while not hood.whole() and self.pool.idle() > 0:
                 assert self.incumbent is not None
-                steps, kinds[number] = hood.draw(self.incumbent)
-                path = tuple(steps)
+                path = tuple(hood.draw(self.incumbent))
                 budget = self._nodes_left()
                 budget = NEIGHBOURHOOD_NODES if budget is None \
                     else min(budget, NEIGHBOURHOOD_NODES)
@@ -272,7 +270,7 @@ class _Run:
                     if summary["stopped_by"] not in (None, "node_limit"):
                         self.stats.stop(summary["stopped_by"])  # the run's time is up
                         return True
-                    hood.searched(kinds.pop(done), exhausted=summary["complete"],
+                    hood.searched(exhausted=summary["complete"],
                                   improved=improved.pop(done, False))
                 elif kind == "lost":
                     if event[1] is None:
@@ -281,7 +279,6 @@ class _Run:
                     else:  # a neighbourhood is not worth searching again
                         self.running.pop(event[1], None)
                         improved.pop(event[1], None)
-                        kinds.pop(event[1], None)
                         warnings.warn(f"{event[2]}; its neighbourhood is dropped",
                                       RuntimeWarning, stacklevel=2)
                 elif kind == "error":
