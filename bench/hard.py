@@ -176,9 +176,24 @@ def facility_data(seed: int, sites: int = 10, clients: int = 40) -> dict[str, An
     return {"fixed": fixed, "capacity": capacity, "demand": demand, "cost": cost}
 
 
+def nurse_data(seed: int, nurses: int = 12, days: int = 14) -> dict[str, Any]:
+    """Nurse rostering: each nurse works one shift a day (0 off, 1 day, 2 evening, 3
+    night); each day needs at least `need[d][s - 1]` nurses on shift s (fewer at the
+    weekend); a nurse works `work` = (lo, hi) shifts in all and at most 6 days in any 7;
+    a night is followed by a night or a day off, an evening never by a day shift. Each
+    nurse's cost of each shift on each day is 0..9 (her wishes); the roster's cost, to
+    minimise, is their sum."""
+    rng = random.Random(seed)
+    need = [[2, 2, 1] if d % 7 in (5, 6) else [3, 2, 2] for d in range(days)]
+    cost = [[[rng.randint(0, 9) for _ in range(4)] for _ in range(days)]
+            for _ in range(nurses)]
+    return {"nurses": nurses, "days": days, "need": need, "work": (7, 10), "cost": cost}
+
+
 # CP-SAT (1 worker) proved these optima; `python bench/hard.py --check` recomputes them
 # (2026-11-26): the bin packing's 51 is also the lower bound ceil(7573 / 150), so exact
-CERTIFIED = {"hard-binpacking-u120-1": 51, "hard-facility-10x40-1": 3363}
+CERTIFIED = {"hard-binpacking-u120-1": 51, "hard-facility-10x40-1": 3363,
+             "hard-nurse-12x14-1": 349}
 
 
 def generated() -> list[Instance]:
@@ -211,6 +226,12 @@ def generated() -> list[Instance]:
     out.append(Instance("hard-knapsack-100-1", "knapsack", MAX,
                         {**data, "provenance": "dynamic programming (exact)"},
                         knapsack_dp(data), tuple(f"x{i}" for i in range(100)), group=GROUP))
+    data = nurse_data(1)
+    out.append(Instance("hard-nurse-12x14-1", "nurse", MIN,
+                        {**data, "provenance": "CP-SAT (1 worker) proved"},
+                        CERTIFIED["hard-nurse-12x14-1"],
+                        tuple(f"x{n}_{d}" for n in range(12) for d in range(14)),
+                        group=GROUP))
     data = facility_data(1)
     names = tuple(f"a{c}" for c in range(40)) + tuple(f"open{s}" for s in range(10))
     out.append(Instance("hard-facility-10x40-1", "facility", MIN,

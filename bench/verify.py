@@ -74,7 +74,7 @@ def valid(inst: Instance, sol: tuple[int, ...]) -> str | None:
 
 
 HARD_FAMILIES = ("rcpsp", "openshop", "qcp", "allinterval", "coloring", "binpacking",
-                 "knapsack", "facility")
+                 "knapsack", "facility", "nurse")
 
 
 def _hard_error(inst: Instance, sol: tuple[int, ...]) -> str | None:
@@ -154,7 +154,33 @@ def _hard_error(inst: Instance, sol: tuple[int, ...]) -> str | None:
             if use > p["capacity"][s]:
                 return f"site {s} over capacity: {use} > {p['capacity'][s]}"
         return None
+    if inst.family == "nurse":
+        return _roster_error(p, sol)
     raise ValueError(inst.family)
+
+
+def _roster_error(p: dict, sol: tuple[int, ...]) -> str | None:
+    """The nurse rostering rules (hard.py nurse_data), read from the data alone."""
+    nurses, days = p["nurses"], p["days"]
+    if len(sol) != nurses * days or any(v not in (0, 1, 2, 3) for v in sol):
+        return "not one shift 0..3 per nurse and day"
+    rows = [sol[n * days:(n + 1) * days] for n in range(nurses)]
+    for d in range(days):
+        for s in (1, 2, 3):
+            have = sum(row[d] == s for row in rows)
+            if have < p["need"][d][s - 1]:
+                return f"day {d}: {have} nurses on shift {s}, {p['need'][d][s - 1]} needed"
+    lo, hi = p["work"]
+    for n, row in enumerate(rows):
+        worked = sum(v != 0 for v in row)
+        if not lo <= worked <= hi:
+            return f"nurse {n} works {worked} shifts, not {lo}..{hi}"
+        if any(sum(v != 0 for v in row[d:d + 7]) > 6 for d in range(days - 6)):
+            return f"nurse {n} works 7 days in a row"
+        for a, b in zip(row, row[1:]):
+            if (a == 3 and b not in (0, 3)) or (a == 2 and b == 1):
+                return f"nurse {n}: shift {b} right after shift {a}"
+    return None
 
 
 def _hard_objective(inst: Instance, sol: tuple[int, ...]) -> int:
@@ -173,6 +199,9 @@ def _hard_objective(inst: Instance, sol: tuple[int, ...]) -> int:
         assign, is_open = sol[:clients], sol[clients:]
         return sum(f * o for f, o in zip(p["fixed"], is_open, strict=True)) + sum(
             p["cost"][c][a] for c, a in enumerate(assign))
+    if inst.family == "nurse":
+        days = p["days"]
+        return sum(p["cost"][k // days][k % days][v] for k, v in enumerate(sol))
     raise ValueError(inst.family)
 
 

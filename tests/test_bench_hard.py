@@ -139,3 +139,31 @@ def test_anytime_report_reads_the_marks_from_the_traces(tmp_path: Path) -> None:
     assert "met on 0 of 1; missed: hard-jobshop-ft06" in text
     assert anytime.chart([inst], systems, cells, 25.0, tmp_path / "a.png")
     assert (tmp_path / "a.png").stat().st_size > 1000
+
+
+def test_nurse_rostering_verifier() -> None:
+    """A roster built by hand from the rules is accepted and costed from the data; each
+    broken rule is named."""
+    from verify import objective
+    inst = by_name()["hard-nurse-12x14-1"]
+    p = inst.params
+    nurses, days = p["nurses"], p["days"]
+    # nurses 0-3 on day shifts, three of them a day (one off in turn, and nurses 1 and 2
+    # once more at a weekend, when two suffice); 4-7 on evenings and 8-11 on nights, two a
+    # day, every other day: 7 to 10 shifts each, never 7 days in a row
+    extra_off = {(1, 5), (2, 12)}
+    rows = [[0 if (d + n) % 4 == 0 or (n, d) in extra_off else 1 for d in range(days)]
+            for n in range(4)]
+    rows += [[shift if (d + n) % 2 == 0 else 0 for d in range(days)]
+             for shift in (2, 3) for n in range(4)]
+    roster = tuple(v for row in rows for v in row)
+    assert valid(inst, roster) is None
+    assert objective(inst, roster) == sum(p["cost"][n][d][rows[n][d]]
+                                          for n in range(nurses) for d in range(days))
+    broken = [list(row) for row in rows]
+    k = broken[8].index(3)
+    broken[8][k + 1] = 1  # a day shift right after a night
+    assert "right after" in valid(inst, tuple(v for row in broken for v in row))
+    idle = [list(row) for row in rows]
+    idle[0] = [0] * days
+    assert valid(inst, tuple(v for row in idle for v in row)) is not None

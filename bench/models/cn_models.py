@@ -196,6 +196,24 @@ def _build_hard(m: cn.Model, inst: Instance) -> tuple[cn.Model, list, object]:
         obj = cn.sum(f * o for f, o in zip(fixed, is_open, strict=True)) + cn.sum(
             cn.element(cost[c], a[c]) for c in range(clients))
         return m, [*a, *is_open], obj
+    if inst.family == "nurse":
+        nurses, days, need, cost = p["nurses"], p["days"], p["need"], p["cost"]
+        lo, hi = p["work"]
+        x = [m.int_vars(days, 0, 3, f"x{n}") for n in range(nurses)]
+        for d in range(days):
+            for s in (1, 2, 3):
+                m += cn.sum(x[n][d] == s for n in range(nurses)) >= need[d][s - 1]
+        for row in x:
+            m += cn.sum(v != 0 for v in row) >= lo
+            m += cn.sum(v != 0 for v in row) <= hi
+            for d in range(days - 6):
+                m += cn.sum(v != 0 for v in row[d:d + 7]) <= 6
+            for a, b in zip(row, row[1:]):
+                m += (a != 3) | (b == 0) | (b == 3)  # a night: then a night or a day off
+                m += (a != 2) | (b != 1)  # an evening: never a day shift next
+        obj = cn.sum(cn.element(cost[n][d], x[n][d]) for n in range(nurses)
+                     for d in range(days))
+        return m, [v for row in x for v in row], obj
     raise ValueError(f"no conundrum model for {inst.family}")
 
 

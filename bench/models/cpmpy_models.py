@@ -170,6 +170,24 @@ def _build_hard(m, inst: Instance):
         obj = cp.sum(np.array(fixed) * is_open) + cp.sum(
             [cp.cpm_array(cost[c])[a[c]] for c in range(clients)])
         return m, [*a, *is_open], obj, "min"
+    if inst.family == "nurse":
+        nurses, days, need, cost = p["nurses"], p["days"], p["need"], p["cost"]
+        lo, hi = p["work"]
+        x = cp.intvar(0, 3, shape=(nurses, days), name="x")
+        for d in range(days):
+            for s in (1, 2, 3):
+                m += cp.sum(x[:, d] == s) >= need[d][s - 1]
+        for n in range(nurses):
+            m += cp.sum(x[n] != 0) >= lo
+            m += cp.sum(x[n] != 0) <= hi
+            for d in range(days - 6):
+                m += cp.sum(x[n, d:d + 7] != 0) <= 6
+            for d in range(days - 1):
+                m += (x[n, d] == 3).implies((x[n, d + 1] == 0) | (x[n, d + 1] == 3))
+                m += (x[n, d] == 2).implies(x[n, d + 1] != 1)
+        obj = cp.sum([cp.cpm_array(cost[n][d])[x[n, d]] for n in range(nurses)
+                      for d in range(days)])
+        return m, list(x.flatten()), obj, "min"
     raise ValueError(f"no CPMpy model for {inst.family}")
 
 

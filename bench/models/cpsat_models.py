@@ -281,6 +281,30 @@ def _build_hard(m: cp_model.CpModel, inst: Instance):
         obj = sum(fixed[s] * y[s] for s in range(sites)) + sum(
             cost[c][s] * x[c][s] for c in range(clients) for s in range(sites))
         return m, a + y, obj, "min"
+    if inst.family == "nurse":
+        nurses, days, need, cost = p["nurses"], p["days"], p["need"], p["cost"]
+        lo, hi = p["work"]
+        w = [[[m.new_bool_var(f"w{n}_{d}_{s}") for s in range(4)] for d in range(days)]
+             for n in range(nurses)]
+        x = [[m.new_int_var(0, 3, f"x{n}_{d}") for d in range(days)] for n in range(nurses)]
+        for n in range(nurses):
+            for d in range(days):
+                m.add_exactly_one(w[n][d])
+                m.add(x[n][d] == sum(s * w[n][d][s] for s in range(4)))
+            worked = [w[n][d][0].Not() for d in range(days)]
+            m.add(sum(worked) >= lo)
+            m.add(sum(worked) <= hi)
+            for d in range(days - 6):
+                m.add(sum(worked[d:d + 7]) <= 6)
+            for d in range(days - 1):
+                m.add_bool_or([w[n][d][3].Not(), w[n][d + 1][0], w[n][d + 1][3]])
+                m.add_bool_or([w[n][d][2].Not(), w[n][d + 1][1].Not()])
+        for d in range(days):
+            for s in (1, 2, 3):
+                m.add(sum(w[n][d][s] for n in range(nurses)) >= need[d][s - 1])
+        obj = sum(cost[n][d][s] * w[n][d][s] for n in range(nurses) for d in range(days)
+                  for s in range(4))
+        return m, [v for row in x for v in row], obj, "min"
     raise ValueError(f"no CP-SAT model for {inst.family}")
 
 

@@ -234,4 +234,26 @@ def _hard_model(inst: Instance) -> str:
                 + "sum(c in 1..C)(cost[c, a[c]]);\nsolve minimize total;\n"
                 + 'output ["OBJ \\(total)\\nSOL" ++ concat([" \\(a[c] - 1)" | c in 1..C]) '
                 + '++ concat([" \\(o)" | o in open]) ++ "\\n"];\n')
+    if inst.family == "nurse":
+        nurses, days, (lo, hi) = p["nurses"], p["days"], p["work"]
+        flat = [c for row in p["cost"] for day in row for c in day]
+        return (f"int: N = {nurses};\nint: D = {days};\n"
+                + f"array[1..D, 1..3] of int: need = {_arr2(p['need'])};\n"
+                + "array[1..N, 1..D, 0..3] of int: cost = array3d(1..N, 1..D, 0..3, "
+                + f"{_arr(flat)});\n"
+                + "array[1..N, 1..D] of var 0..3: x;\n"
+                + "constraint forall(d in 1..D, s in 1..3)"
+                + "(sum(n in 1..N)(bool2int(x[n, d] = s)) >= need[d, s]);\n"
+                + "constraint forall(n in 1..N)(let { var int: w = "
+                + "sum(d in 1..D)(bool2int(x[n, d] != 0)) } in "
+                + f"w >= {lo} /\\ w <= {hi});\n"
+                + "constraint forall(n in 1..N, d in 1..D - 6)"
+                + "(sum(k in d..d + 6)(bool2int(x[n, k] != 0)) <= 6);\n"
+                + "constraint forall(n in 1..N, d in 1..D - 1)((x[n, d] = 3 -> "
+                + "(x[n, d + 1] = 0 \\/ x[n, d + 1] = 3)) /\\ "
+                + "(x[n, d] = 2 -> x[n, d + 1] != 1));\n"
+                + "var int: total = sum(n in 1..N, d in 1..D)(cost[n, d, x[n, d]]);\n"
+                + "solve minimize total;\n"
+                + 'output ["OBJ \\(total)\\nSOL" ++ concat([" \\(x[n, d])" | n in 1..N, '
+                + 'd in 1..D]) ++ "\\n"];\n')
     raise ValueError(f"no MiniZinc model for {inst.family}")
