@@ -400,3 +400,30 @@ def test_relax_and_reconstruct_asks_for_lns(tmp_path, capsys):
     float_value = "var 0..3: x;\nconstraint int_le(x, 2.5);\nsolve satisfy;\n"
     code, _, err = run(tmp_path, capsys, float_value)
     assert code == 2 and "float values are not supported" in err
+
+
+def test_lns_flags_choose_the_search_of_an_optimisation(tmp_path, monkeypatch):
+    """-t alone leaves the choice to the default (lns=None: neighbourhoods under a time
+    limit), --lns and --no-lns force it either way; both at once is a usage error."""
+    import argparse
+
+    from conundrum.cli import fzn
+    from conundrum.io.flatzinc.build import read
+
+    problem = read(knapsack_fzn(10))
+    seen = {}
+    for flags in ([], ["--lns"], ["--no-lns"]):
+        args = argparse.Namespace(**{**vars(fzn_args(["-t", "100", *flags])),
+                                     "file": "-"})
+        seen[tuple(flags)] = fzn.search_options(problem, args).get("lns")
+    assert seen == {(): None, ("--lns",): True, ("--no-lns",): False}
+    path = tmp_path / "k.fzn"
+    path.write_text(knapsack_fzn(10))
+    assert main(["fzn", "--lns", "--no-lns", str(path)]) == 2
+
+
+def fzn_args(flags):
+    """The fzn command's parsed options (its own parser)."""
+    from conundrum.cli.parser import build_parser
+
+    return build_parser().parse_args(["fzn", *flags, "x.fzn"])

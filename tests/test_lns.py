@@ -81,7 +81,7 @@ def test_lns_errors():
         m.solve(lns=True)
     with pytest.raises(cn.ModelError, match="optimisation"):
         m.count(lns=True)
-    with pytest.raises(cn.ModelError, match="True or False"):
+    with pytest.raises(cn.ModelError, match="True, False or None"):
         m.maximize(total, lns="yes")
     with pytest.raises(cn.ModelError, match="lds or bbs"):
         m.maximize(total, lns=True, method="lds:2")
@@ -121,3 +121,34 @@ def test_lns_on_workers_under_a_node_limit_goes_past_the_first_corner():
     best = m.maximize(total, lns=True, workers=2, node_limit=60_000)
     assert best is not None and 0.98 * optimum <= best.value(total) <= optimum
     assert m.stats.stopped_by == "node_limit" and m.stats.status == "satisfied"
+
+
+def test_lns_is_chosen_by_default_under_a_time_limit():
+    """lns=None (the default) is a large neighbourhood search when a time limit is given,
+    the method is complete and the objective is not one for bisection; lns=False never,
+    lns=True always."""
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.compiler.lns import chosen
+    from conundrum.search.options import SearchOptions
+
+    m, total, _ = knapsack(12, 3)
+    compiled = compile_model(m.variables, m.constraints, total, 1)
+    assert compiled is not None
+    cases = [({}, False), ({"time_limit": 5.0}, True), ({"node_limit": 50}, False),
+             ({"time_limit": 5.0, "lns": False}, False), ({"lns": True}, True),
+             ({"time_limit": 5.0, "method": "bbs:3"}, False)]
+    for options, want in cases:
+        assert chosen(compiled, SearchOptions(**options)) is want, options
+    wide = cn.Model()
+    x = wide.int_var(-10**30, -10**29, "x")
+    compiled = compile_model(wide.variables, wide.constraints, x, 1)
+    assert not chosen(compiled, SearchOptions(time_limit=5.0))  # bisection's case
+
+
+def test_a_time_limit_still_ends_with_a_proof_when_there_is_time():
+    """Under a time limit the neighbourhoods take half of it and the exact search the
+    rest: a small model is proved optimal, the optimum of the dynamic programme."""
+    m, total, optimum = knapsack(22, 1, spare=True)
+    best = m.maximize(total, time_limit=20)
+    assert best is not None and best.value(total) == optimum
+    assert m.stats.status == "optimal_solution"

@@ -40,9 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seed for random value choices")
     p.add_argument("-p", "--parallel", type=int, metavar="N", dest="workers", default=1,
                    help="search on N worker processes (default 1)")
-    p.add_argument("--lns", action="store_true",
-                   help="optimise by large neighbourhood search (best with -t; a "
-                   "satisfaction model ignores it)")
+    lns = p.add_mutually_exclusive_group()
+    lns.add_argument("--lns", action="store_true",
+                     help="optimise by large neighbourhood search even without -t (with "
+                     "-t it is the default; a satisfaction model ignores it)")
+    lns.add_argument("--no-lns", action="store_true",
+                     help="optimise by the exact branch and bound even with -t")
     add_search_arguments(p)
 
 
@@ -92,7 +95,9 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["restarts"] = restarts
     if args.search is not None:
         opts["search"] = args.search
-    if (args.lns or problem.lns) and problem.kind != "satisfy" and \
+    if args.no_lns:
+        opts["lns"] = False
+    elif (args.lns or problem.lns) and problem.kind != "satisfy" and \
             not isinstance(problem.objective, int):
         opts["lns"] = True
     return opts

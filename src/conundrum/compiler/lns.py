@@ -39,6 +39,7 @@ import time
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
+from conundrum.compiler.bisection import is_wide
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
 from conundrum.search.selectors import EQ
 from conundrum.search.stats import SearchStats
@@ -52,6 +53,17 @@ INITIAL_RELAX = 0.25  # the share of the decision variables left free at first
 GROW = 1.25  # relax grows by this factor after a neighbourhood exhausted in vain
 SHRINK = 1.1  # and shrinks by this one after a neighbourhood stopped by its budget
 EXACT_SHARE = 0.5  # the share of a time limit given to neighbourhoods, the rest exact
+
+
+def chosen(compiled: CompiledModel, opts: SearchOptions) -> bool:
+    """Whether an optimisation runs as a large neighbourhood search: when asked for
+    (lns=True), or by default (lns=None) when a time limit is given, the method is the
+    complete one and the objective is not one for bisection (compiler/bisection.py)."""
+    if compiled.obj is None or opts.lns is False:
+        return False
+    if opts.lns:
+        return True
+    return opts.time_limit is not None and opts.method == "complete" and not is_wide(compiled)
 
 
 def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,

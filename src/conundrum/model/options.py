@@ -80,10 +80,12 @@ class SearchKeywords(TypedDict, total=False):
     - ``lns``: ``True`` makes an optimisation a large neighbourhood search: after a first
       solution, random parts of the model are searched around the best solution with a
       small node budget each, growing to the whole model when they are exhausted (so a
-      small model still ends with a proof); for a good answer within a time limit on a
-      model too large to prove. Off by default (the exact branch and bound). With
-      ``workers=`` or ``scheduler=`` every worker searches neighbourhoods of the shared
-      incumbent, then the split search proves it;
+      small model still ends with a proof), and with a time limit its second half goes to
+      the exact search from the best solution. ``None`` (the default) chooses it when a
+      ``time_limit`` is given (and the objective is not wide enough for bisection), the
+      exact branch and bound otherwise; ``False`` never. With ``workers=`` or
+      ``scheduler=`` every worker searches neighbourhoods of the shared incumbent, then
+      the split search proves it;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """
@@ -99,7 +101,7 @@ class SearchKeywords(TypedDict, total=False):
     project: Operands
     restarts: str
     search: Literal["classic", "learning", "auto"]
-    lns: bool
+    lns: bool | None
     workers: int
     scheduler: object
     ordered: bool

@@ -48,7 +48,9 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
         yield from parallel_search(compiled, (variables, constraints, objective), opts, stats,
                                    start, parallel)
         return
-    if opts.lns and compiled.obj is not None:
+    from conundrum.compiler.lns import chosen
+
+    if chosen(compiled, opts):
         from conundrum.compiler.lns import lns
 
         yield from lns(compiled, opts, stats, start)

@@ -36,6 +36,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 from conundrum.compiler.compiled import CompiledModel
+from conundrum.compiler.lns import chosen
 from conundrum.lang.errors import WorkerError
 from conundrum.parallel.options import SUBPROBLEMS_PER_WORKER, Parallel
 from conundrum.parallel.split import Path, split
@@ -123,7 +124,7 @@ class _Run:
             finished = yield from self._probe()
             if finished:
                 return
-            if self.opts.lns and self.incumbent is not None:
+            if chosen(self.compiled, self.opts) and self.incumbent is not None:
                 finished = yield from self._lns()
                 if finished:
                     return

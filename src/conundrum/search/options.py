@@ -41,7 +41,7 @@ class SearchOptions:
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
                  restarts: str | None = None, search: str = "auto",
-                 hints: object = None, lns: bool = False) -> None:
+                 hints: object = None, lns: bool | None = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -64,8 +64,9 @@ class SearchOptions:
         # Model.hint's values ({model variable: value}, resolved by the compiled model to
         # engine variables), or None: tried first by every value choice
         self.hints = hints
-        # large neighbourhood search for an optimisation (compiler/lns.py), or the exact
-        # branch and bound (False, the default)
+        # large neighbourhood search for an optimisation (True, compiler/lns.py), the exact
+        # branch and bound (False), or None, the default: the first when a time limit is
+        # given (compiler/lns.py `chosen`)
         self.lns = lns
 
     def copy(self) -> SearchOptions:
@@ -118,9 +119,9 @@ def check_options(options: dict[str, object]) -> None:
                          f"{progress!r}")
     if "method" in options:
         parse_method(options["method"])
-    lns = options.get("lns", False)
-    if not isinstance(lns, bool):
-        raise ValueError(f"lns must be True or False, not {lns!r}")
+    lns = options.get("lns")
+    if lns is not None and not isinstance(lns, bool):
+        raise ValueError(f"lns must be True, False or None, not {lns!r}")
     if lns and "method" in options and parse_method(options["method"])[0] != "complete":
         raise ValueError("lns cannot be combined with method lds or bbs (each neighbourhood "
                          "has a node budget of its own)")

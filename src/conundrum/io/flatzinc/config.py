@@ -17,7 +17,8 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                ["--search", "auto (default: a hard optimisation goes on learning), classic "
                 "(depth-first) or learning (conflict-driven nogood learning)", "string",
                 ""],
-               ["--lns", "optimise by large neighbourhood search (best with a time limit)",
+               ["--lns", "optimise by large neighbourhood search even without a time limit "
+                "(with one it is the default)",
                 "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
 
