@@ -30,7 +30,6 @@ from conundrum.lang.array import Element2D
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
     Abs,
-    ArgExtreme,
     BinOp,
     Count,
     Element,
@@ -42,6 +41,7 @@ from conundrum.lang.expr import (
     postorder,
     render,
 )
+from conundrum.lang.globals.arithmetic import ArgExtreme
 from conundrum.lang.tree import rule_for
 from conundrum.propagators import arith, element
 

@@ -334,37 +334,6 @@ class MinMax(Expr):
         return ("max(" if self.is_max else "min(") + ", ".join(texts) + ")"
 
 
-class ArgExtreme(Expr):
-    """The 0-based position of the first largest (is_max) or smallest of args."""
-
-    __slots__ = ("is_max",)
-
-    def __init__(self, args: tuple[ExprLike, ...], is_max: bool) -> None:
-        super().__init__(args)
-        self.is_max = is_max
-
-    @property
-    def name(self) -> str:
-        """arg_max or arg_min (for messages)."""
-        return "arg_max" if self.is_max else "arg_min"
-
-    def position(self, values: list[int]) -> int:
-        """The meaning, on the values of args."""
-        best = max(values) if self.is_max else min(values)
-        return values.index(best)
-
-    def compute(self, values: list[Number]) -> Number:
-        return self.position(values)  # type: ignore[arg-type]  # (exact, hence comparable)
-
-    def decompose(self) -> Expr:
-        """How many prefixes fall short of the extreme: the first extreme's position."""
-        items = self.args
-        best = MinMax(items, self.is_max)
-        op = "<" if self.is_max else ">"
-        return make_sum((1, Rel(op, MinMax(items[:j + 1], self.is_max), best))
-                        for j in range(len(items) - 1))
-
-
 # the meaning of each relation on exact values
 RELATIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
              ">": operator.gt, ">=": operator.ge}

@@ -44,7 +44,6 @@ from conundrum.io.minizinc.terms import (
 from conundrum.lang.array import Element2D
 from conundrum.lang.expr import (
     Abs,
-    ArgExtreme,
     BinOp,
     BoolConst,
     BoolOp,
@@ -56,6 +55,7 @@ from conundrum.lang.expr import (
     Sum,
     Var,
 )
+from conundrum.lang.globals.arithmetic import ArgExtreme
 
 if TYPE_CHECKING:
     from conundrum.io.minizinc.export import Exporter
