@@ -53,7 +53,8 @@ class ArgExtreme(Expr):
 
     def position(self, values: list[int]) -> int:
         """The meaning, on the values of args."""
-        best = max(values) if self.is_max else min(values)
+        # (this module's max and min build expressions: the builtins compare values)
+        best = builtins.max(values) if self.is_max else builtins.min(values)
         return values.index(best)
 
     def compute(self, values: list[Number]) -> Number:
