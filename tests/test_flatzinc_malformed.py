@@ -26,7 +26,7 @@ DEEP = "[" * 500 + "1" + "]" * 500
 MALFORMED = [
     # the issue's cases
     (HEAD + "constraint int_lin_eq(5, [x], 3);\nsolve satisfy;\n", 5, 23, "argument 1"),
-    (HEAD + "constraint set_in(x, 5);\nsolve satisfy;\n", 5, 22, "constant set"),
+    (HEAD + "constraint set_in(x, 5);\nsolve satisfy;\n", 5, 22, "not the constant 5"),
     (HEAD + "constraint bool_clause(a, b);\nsolve satisfy;\n", 5, 24, "argument 1"),
     (HEAD + "solve minimize {1, 2};\n", 5, 16, "objective"),
     ("var 1..3: x :: output_array([1..1]);\nsolve satisfy;\n", 1, 1, "not an array"),
@@ -50,7 +50,7 @@ MALFORMED = [
     (HEAD + "constraint int_lin_eq([1, 2], [x], 3);\nsolve satisfy;\n", 5, 31, "2 coeff"),
     (HEAD + "constraint int_plus(x, [x], x);\nsolve satisfy;\n", 5, 24, "argument 2"),
     (HEAD + "constraint int_le(x, s);\nsolve satisfy;\n", 5, 22, "not a set"),
-    (HEAD + "constraint set_in(x, [1]);\nsolve satisfy;\n", 5, 22, "constant set"),
+    (HEAD + "constraint set_in(x, [1]);\nsolve satisfy;\n", 5, 22, "must be a set, not an array"),
     (HEAD + "constraint bool_clause([a], [s]);\nsolve satisfy;\n", 5, 29, "argument 2"),
     (HEAD + "constraint fzn_all_different_int(x);\nsolve satisfy;\n", 5, 34, "array"),
     (HEAD + "constraint conundrum_circuit([x], x);\nsolve satisfy;\n", 5, 35, "constant"),
@@ -114,8 +114,9 @@ def test_the_table_covers_the_issue():
 
 # -------------------------------------------------------------- every builtin, every argument
 
-GOOD = {"v": "x", "p": "1", "V": "[x, x]", "P": "[1, 2]", "s": "s"}
-WRONG = {"v": "[x]", "p": "x", "V": "x", "P": "[x]", "s": "1"}
+GOOD = {"v": "x", "p": "1", "V": "[x, x]", "P": "[1, 2]", "s": "s", "S": "s",
+        "Q": "[s, s]"}
+WRONG = {"v": "[x]", "p": "x", "V": "x", "P": "[x]", "s": "1", "S": "1", "Q": "[x]"}
 
 
 def _cases() -> list[tuple[str, int]]:

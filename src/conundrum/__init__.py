@@ -29,6 +29,7 @@ from conundrum.lang.globals import (  # noqa: E402
     all,
     all_different,
     all_different_except_0,
+    all_disjoint,
     all_equal,
     among,
     any,
@@ -38,10 +39,12 @@ from conundrum.lang.globals import (  # noqa: E402
     at_most,
     at_most_one,
     bin_packing,
+    card,
     circuit,
     count,
     cumulative,
     decreasing,
+    disjoint,
     element,
     exact_div,
     exactly_one,
@@ -54,19 +57,30 @@ from conundrum.lang.globals import (  # noqa: E402
     lex_lesseq,
     linear_eq,
     max,
+    member,
     min,
     no_overlap,
     no_overlap_2d,
     nvalue,
     pattern_automaton,
     regular,
+    set_diff,
+    set_element,
+    set_eq,
+    set_intersect,
+    set_ne,
+    set_symdiff,
+    set_union,
     subcircuit,
+    subset,
     sum,
+    superset,
     table,
     value_precede,
     xor,
 )
 from conundrum.lang.matrix import Matrix, array  # noqa: E402
+from conundrum.lang.setvar import SetVar  # noqa: E402
 from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
 from conundrum.model.options import SearchKeywords  # noqa: E402
 from conundrum.search.methods import bbs, lds  # noqa: E402
@@ -86,6 +100,8 @@ __all__ = [
     "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
     "lex_lesseq", "linear_eq", "max", "min", "no_overlap", "no_overlap_2d", "nvalue",
     "pattern_automaton", "regular", "subcircuit", "sum", "table", "value_precede", "xor",
+    "SetVar", "all_disjoint", "card", "disjoint", "member", "set_diff", "set_element",
+    "set_eq", "set_intersect", "set_ne", "set_symdiff", "set_union", "subset", "superset",
 ]
 
 # whether the engine running here is the compiled one (its modules are extension modules)

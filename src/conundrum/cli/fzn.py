@@ -67,6 +67,7 @@ def read_source(path: str) -> str:
 def output_vars(problem: Problem) -> list:
     """The model variables the output items print, each once, in the order printed."""
     from conundrum.lang.expr import Var
+    from conundrum.lang.setvar import SetVar
 
     found: dict[int, Var] = {}
     for out in problem.outputs:
@@ -74,6 +75,9 @@ def output_vars(problem: Problem) -> list:
         for item in items:
             if isinstance(item, Var):  # (a constant prints as itself)
                 found.setdefault(item.index, item)
+            elif isinstance(item, SetVar):  # a set prints as its members
+                for member in item.members:
+                    found.setdefault(member.index, member)
     return list(found.values())
 
 

@@ -27,13 +27,21 @@ from conundrum.lang.globals import (
     Cumulative,
     ExactlyOne,
     LinearEquation,
+    Member,
     NoOverlap,
     NoOverlap2D,
     Regular,
     Table,
 )
 from conundrum.lang.tree import rule_for
-from conundrum.propagators import alldiff, circuit, linear_domain, packing, scheduling
+from conundrum.propagators import (
+    alldiff,
+    circuit,
+    element,
+    linear_domain,
+    packing,
+    scheduling,
+)
 
 if TYPE_CHECKING:
     from conundrum.compiler.compile import Compiler
@@ -243,6 +251,22 @@ def _bin_packing(cx: Compiler, c: BinPacking, forms: list[Lin]) -> None:
     cx.post_prop(packing.BinPacking(cx.solver, xs[:k], xs[k:], list(c.sizes)))
 
 
+def _set_member(cx: Compiler, c: Member, forms: list[Lin]) -> None:
+    """x in s at the top level: x's position in s's universe (a table, which keeps x in
+    the universe) indexes s's members, an element equal to 1 (domain consistent, as
+    FlatZinc's array_var_bool_element: x loses each value whose member is 0, and the member
+    of the last value left is fixed to 1)."""
+    universe = c.universes[0]
+    n = len(universe)
+    x = cx.as_var(forms[-1])
+    if n == 0:
+        raise Inconsistency
+    position = cx.aux(0, n - 1)
+    cx.post_table([x, position], [(e, k) for k, e in enumerate(universe)])
+    members = _vars(cx, forms[:n])
+    cx.post_prop(element.ElementVar(cx.solver, members, position, cx.aux(1, 1)))
+
+
 # The globals with a propagator of their own, each with the function that posts it over
 # the integer forms of the global's arguments; the others are posted decomposed.
 GLOBALS: dict[type, Callable[[Compiler, Any, list[Lin]], None]] = {
@@ -258,4 +282,5 @@ GLOBALS: dict[type, Callable[[Compiler, Any, list[Lin]], None]] = {
     BinPacking: _bin_packing,
     AtMostOne: _at_most_one,
     ExactlyOne: _exactly_one,
+    Member: _set_member,
 }

@@ -19,6 +19,7 @@ from conundrum.lang.expr import (
     render,
 )
 from conundrum.lang.matrix import Matrix
+from conundrum.lang.setvar import SetVar
 from conundrum.model.options import (
     SearchKeywords,
     Sense,
@@ -26,6 +27,7 @@ from conundrum.model.options import (
     search_options,
     sense_sign,
 )
+from conundrum.model.sets import make_set_var
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.model.summary import summary
 from conundrum.search.stats import SearchStats
@@ -71,6 +73,8 @@ class Model:
         self.stats = SearchStats()
         self._names: dict[str, Var] = {}
         self.hints: dict[Var, int] = {}  # m.hint(...): values the search tries first
+        self.set_variables: list[SetVar] = []
+        self._set_names: dict[str, SetVar] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # pickled (for worker processes) without the statistics of its last run
@@ -102,7 +106,7 @@ class Model:
         for name in names:
             if not name:
                 continue
-            if name in self._names or name in seen:
+            if name in self._names or name in self._set_names or name in seen:
                 raise ModelError(f"two variables are named {name!r}: give each its own name "
                                  "(the name is how the solution is read)")
             seen.add(name)
@@ -208,6 +212,11 @@ class Model:
         """A 0/1 variable: a Boolean, usable as a constraint (true when 1) and as a
         number (cn.sum of Booleans counts the true ones)."""
         return self.int_var(0, 1, name)
+
+    def set_var(self, lb: Iterable[int], ub: Iterable[int], name: str | None = None) -> SetVar:
+        """A set variable holding every element of lb and some of ub: set_var([], range(1,
+        10), "S"); `s.card` its size, `sol[s]` a frozenset (docs/sets.md)."""
+        return make_set_var(self, lb, ub, name)
 
     def variable(self, name: str) -> Var:
         """The variable with this name."""

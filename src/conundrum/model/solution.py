@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from conundrum.check import evaluate
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, ExprLike, Var, const_or_expr
+from conundrum.lang.setvar import SetVar
 
 if TYPE_CHECKING:
     from conundrum.model.model import Model
@@ -24,13 +25,29 @@ class Solution:
         # the variables that existed when the search started (the model may have grown)
         self._variables = list(model.variables) if variables is None else variables
 
-    def __getitem__(self, key: Var | str) -> int:
+    @overload
+    def __getitem__(self, key: Var | str) -> int: ...
+    @overload
+    def __getitem__(self, key: SetVar) -> frozenset[int]: ...
+    @overload
+    def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]: ...
+
+    def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]:
+        if isinstance(key, SetVar):
+            if key.card.model is not self._model:
+                raise ModelError(f"set variable {key.name!r} belongs to another model")
+            if key.card.index not in self._values:
+                raise ModelError(f"set variable {key.name!r} was created after this search "
+                                 "began")
+            return key.value(self._values)
         if isinstance(key, Var):
             if key.model is not self._model:
                 raise ModelError(f"variable {key.name!r} belongs to another model")
             if key.index not in self._values:
                 raise ModelError(f"variable {key.name!r} was created after this search began")
             return self._values[key.index]
+        if isinstance(key, str) and key in self._model._set_names:
+            return self[self._model._set_names[key]]
         if isinstance(key, str):
             return self._values[self._model.variable(key).index]
         if isinstance(key, Expr):

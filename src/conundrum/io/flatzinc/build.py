@@ -31,10 +31,12 @@ from conundrum.io.flatzinc.parser import (
     ParDecl,
     Place,
     Range,
+    SetOf,
     Str,
     VarDecl,
     parse,
 )
+from conundrum.io.flatzinc.setbuiltins import set_operand
 from conundrum.search.restarts import GROWTH
 
 UNBOUNDED = 2**62
@@ -97,6 +99,7 @@ class Builder:
         self.env: dict[str, object] = {}
         self.bool_names: set[str] = set()
         self.introduced: set[int] = set()  # model variable indices MiniZinc introduced
+        self.set_members: list[cn.Var] = []  # the members of the sets MiniZinc did not
         self.warnings: list[str] = []
         self.warned: set[str] = set()  # annotation names already warned about
         self.restarts: str | None = None
@@ -149,7 +152,13 @@ class Builder:
             raise self.fail("a string is not a value")
         raise self.fail(f"unexpected value {value!r}")
 
-    def new_var(self, name: str, is_bool: bool, domain: object) -> cn.Var:
+    def new_var(self, name: str, is_bool: bool, domain: object) -> cn.Var | cn.SetVar:
+        if isinstance(domain, SetOf):
+            if domain.universe is None:
+                raise self.fail(f"set variable {name} needs a finite universe: var set of "
+                                "lo..hi or var set of {...}, not var set of int")
+            # a set variable of its own (one 0/1 member per element of the universe)
+            return self.model.set_var([], set_operand(domain.universe), name)
         if is_bool:
             return self.model.bool_var(name)
         if domain is None:
@@ -174,6 +183,12 @@ class Builder:
     def restrict(self, x: object, is_bool: bool, domain: object) -> None:
         """x (a variable or a constant given as a declared variable's value) lies in the
         declared domain."""
+        if isinstance(domain, SetOf):
+            if not isinstance(x, cn.SetVar | Range | IntSet):
+                raise self.fail(f"a set variable's value is a set, not {_show(x)}")
+            if domain.universe is not None:
+                self.model.add(cn.subset(set_operand(x), set_operand(domain.universe)))
+            return
         if not isinstance(x, int | cn.Var):
             raise self.fail(f"a variable's value is an integer, a Boolean or a variable, "
                             f"not {_show(x)}")
@@ -213,8 +228,10 @@ class Builder:
         if item.length is None:
             if item.value is None:
                 v = self.new_var(item.name, item.is_bool, item.domain)
-                if introduced:
+                if introduced and isinstance(v, cn.Var):
                     self.introduced.add(v.index)
+                elif isinstance(v, cn.SetVar) and not introduced:
+                    self.set_members.extend(v.members)
                 self.env[item.name] = v
             else:
                 value = self.resolve(item.value)
@@ -423,6 +440,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
     warnings = b.warnings
     phases = [] if free else b.search_phases(solve.annotations, warnings)
     default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]
+    default_vars += b.set_members
     return Problem(b.model, solve.kind, objective, b.outputs(fzn), phases, default_vars,
                    warnings, b.restarts, b.lns)
 

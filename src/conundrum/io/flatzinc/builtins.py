@@ -19,6 +19,11 @@ from typing import Any
 
 import conundrum as cn
 from conundrum.io.flatzinc.parser import ArgumentError, FznError, IntSet, Range
+from conundrum.io.flatzinc.setbuiltins import (
+    SET_PLAIN,
+    SET_SIGNATURES,
+    is_set,
+)
 from conundrum.propagators.linear_domain import SPAN_LIMIT
 
 
@@ -190,7 +195,8 @@ PLAIN: dict[str, Builtin] = {
     "array_int_maximum": lambda m, xs: m == cn.max(xs),
     "array_int_element": _elem,
     "array_var_int_element": _elem,
-    "set_in": lambda x, s: member(x, s),
+    "set_in": lambda x, s: cn.member(x, s) if isinstance(s, cn.SetVar) else member(x, s),
+    **SET_PLAIN,
     # Booleans (0/1 variables)
     "bool_eq": lambda a, b: a == b,
     "bool_ne": lambda a, b: a != b,
@@ -338,7 +344,7 @@ SIGNATURES: dict[str, str] = {
     "int_plus": "vvv", "int_minus": "vvv", "int_times": "vvv", "int_abs": "vv",
     "int_negate": "vv", "int_min": "vvv", "int_max": "vvv",
     "array_int_minimum": "vV", "array_int_maximum": "vV",
-    "array_int_element": "vVv", "array_var_int_element": "vVv", "set_in": "vs",
+    "array_int_element": "vVv", "array_var_int_element": "vVv", "set_in": "vS",
     "bool_eq": "vv", "bool_ne": "vv", "bool_le": "vv", "bool_lt": "vv", "bool_not": "vv",
     "bool2int": "vv", "bool_clause": "VV", "bool_lin_eq": "PVv", "bool_lin_le": "PVv",
     "array_bool_xor": "V", "array_bool_element": "vVv", "array_var_bool_element": "vVv",
@@ -357,13 +363,15 @@ SIGNATURES: dict[str, str] = {
     "array_bool_or": "V",
     # WITH_CONTEXT, without the context
     "int_div": "vvv", "int_mod": "vvv", "int_pow": "vvv", "int_pow_fixed": "vvv",
+    **SET_SIGNATURES,
 }
 
 # the number of arguments of each plain form (without r)
 ARITY = {name: len(kinds) for name, kinds in SIGNATURES.items()}
 
 _WANTED = {"v": "an integer, a Boolean or a variable", "p": "a constant",
-           "V": "an array", "P": "an array of constants", "s": "a constant set"}
+           "V": "an array", "P": "an array of constants", "s": "a constant set",
+           "S": "a set", "Q": "an array of sets"}
 
 
 def _fits(x: Any, kind: str) -> bool:
@@ -373,6 +381,10 @@ def _fits(x: Any, kind: str) -> bool:
         return isinstance(x, list) and all(isinstance(v, int) for v in x)
     if kind == "s":
         return isinstance(x, Range | IntSet)
+    if kind == "S":
+        return is_set(x)
+    if kind == "Q":
+        return isinstance(x, list) and all(is_set(v) for v in x)
     if kind == "p":
         return isinstance(x, int)
     return isinstance(x, int | cn.Var)  # v
@@ -388,6 +400,8 @@ def _describe(x: Any) -> str:
             "an array"
     if isinstance(x, Range | IntSet):
         return "a set"
+    if isinstance(x, cn.SetVar):
+        return "a set variable"
     return type(x).__name__
 
 
@@ -416,8 +430,7 @@ def translate(ctx: Context, name: str, args: list, strength: str | None = None) 
             raise FznError(f"unsupported constraint {name}: float constraints are not "
                            "supported (conundrum solves integer and Boolean problems)")
         if name.startswith(("set_", "array_set_", "array_var_set_")):
-            raise FznError(f"unsupported constraint {name}: only set_in and set_in_reif "
-                           "with constant sets are supported")
+            raise FznError(f"unsupported set constraint {name}")
         raise FznError(f"unsupported constraint {name}")
     arity = ARITY[base]
     kinds = SIGNATURES[base]

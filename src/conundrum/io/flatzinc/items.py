@@ -92,6 +92,18 @@ class IntSet:
 
 
 @dataclass(frozen=True)
+class SetOf:
+    """The type `set of U` of a set variable: its universe U (a range or a set literal;
+    None for `set of int`, allowed where the value is given: an array of set variables)."""
+
+    universe: Range | IntSet | None
+
+
+# the largest universe of a set variable (one 0/1 variable per element)
+MAX_SET_UNIVERSE = 1 << 16
+
+
+@dataclass(frozen=True)
 class Str:
     """A string literal (only in annotations)."""
 
@@ -110,7 +122,7 @@ class VarDecl:
 
     name: str
     is_bool: bool
-    domain: Range | IntSet | None
+    domain: Range | IntSet | SetOf | None
     annotations: list
     value: object
     line: int

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from conundrum.io.flatzinc.build import Output
+from conundrum.io.flatzinc.parser import IntSet, Range
 from conundrum.search.stats import SearchStats
 
 SOLUTION_END = "----------"
@@ -28,8 +29,22 @@ def int_text(v: int) -> str:
     return "-" + text if v < 0 else text
 
 
-def _value(item: object, is_bool: bool, value_of: Callable[[object], int]) -> str:
+def set_text(values: Iterable[int]) -> str:
+    """A set in FlatZinc's syntax: `{1,3,5}`, a run of consecutive values as `1..3`."""
+    items = sorted(values)
+    if not items:
+        return "{}"
+    if len(items) > 1 and items[-1] - items[0] == len(items) - 1:
+        return f"{int_text(items[0])}..{int_text(items[-1])}"
+    return "{" + ",".join(int_text(v) for v in items) + "}"
+
+
+def _value(item: object, is_bool: bool, value_of: Callable[[object], Any]) -> str:
+    if isinstance(item, Range | IntSet):
+        return set_text(item.values() if isinstance(item, Range) else item)
     v = item if isinstance(item, int) else value_of(item)
+    if isinstance(v, frozenset):  # a set variable's value
+        return set_text(v)
     return ("true" if v else "false") if is_bool else int_text(v)
 
 

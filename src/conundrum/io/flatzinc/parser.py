@@ -20,6 +20,7 @@ from typing import Any
 
 from conundrum.io.flatzinc.errors import ArgumentError, FznError
 from conundrum.io.flatzinc.items import (
+    MAX_SET_UNIVERSE,
     Access,
     Call,
     Constraint,
@@ -29,6 +30,7 @@ from conundrum.io.flatzinc.items import (
     ParDecl,
     Place,
     Range,
+    SetOf,
     SolveItem,
     Str,
     VarDecl,
@@ -44,7 +46,7 @@ from conundrum.io.flatzinc.lexer import (
 
 __all__ = [
     "KEYWORDS", "MAX_ARRAY", "MAX_DIGITS", "Access", "ArgumentError", "Call", "Constraint",
-    "FlatZinc", "FznError", "IntSet", "Name", "ParDecl", "Parser", "Place", "Range",
+    "FlatZinc", "FznError", "IntSet", "Name", "ParDecl", "Parser", "Place", "Range", "SetOf",
     "SolveItem", "Str", "Token", "VarDecl", "int_value", "parse", "tokenize", "unescape",
 ]
 
@@ -243,7 +245,7 @@ class Parser:
             raise FznError(f"{name} is not an array but its value is an array literal",
                            *place)
 
-    def var_type(self) -> tuple[bool, Range | IntSet | None]:
+    def var_type(self) -> tuple[bool, Range | IntSet | SetOf | None]:
         tok = self.peek()
         if tok.text == "bool":
             self.next()
@@ -255,8 +257,22 @@ class Parser:
             raise self.error("float variables are not supported (conundrum solves integer "
                              "and Boolean problems)")
         if tok.text == "set":
-            raise self.error("set variables are not supported (conundrum solves integer and "
-                             "Boolean problems)")
+            self.next()
+            self.expect("of")
+            inner = self.peek()
+            if inner.text in ("set", "bool", "float") or inner.kind == "float":
+                raise self.error(f"a set variable holds integers, not {inner.text}", inner)
+            if inner.text == "int":
+                self.next()
+                return False, SetOf(None)
+            is_bool, universe = self.var_type()
+            if is_bool or not isinstance(universe, Range | IntSet):
+                raise self.error("a set variable's universe is a range or a set of integers",
+                                 inner)
+            if universe.size() > MAX_SET_UNIVERSE:
+                raise self.error(f"a set variable over {universe.size():,} elements: at most "
+                                 f"{MAX_SET_UNIVERSE:,} are supported", inner)
+            return False, SetOf(universe)
         if tok.kind == "int":
             lo = self.int_literal()
             if self.peek().kind == "float":
@@ -320,7 +336,9 @@ class Parser:
                 self.next()
                 opened = ["call", [], tok.text, tok]
             if opened is not None:
-                if stack and (value or stack[-1][0] == "set"):
+                # a set literal may sit in an array (an array of sets); nothing else nests
+                nested_set = opened[0] == "set" and stack and stack[-1][0] == "array"
+                if stack and (value or stack[-1][0] == "set") and not nested_set:
                     if stack[-1][0] == "set":
                         raise self.error(f"a set literal holds integers and ranges, not "
                                          f"{tok.text!r}", tok)

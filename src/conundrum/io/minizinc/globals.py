@@ -55,6 +55,19 @@ from conundrum.lang.globals import (
     Table,
     ValuePrecede,
 )
+from conundrum.lang.globals.sets import (
+    Difference,
+    Disjoint,
+    Intersection,
+    Member,
+    SetElement,
+    SetEq,
+    SetGlobal,
+    SetNe,
+    Subset,
+    SymDiff,
+    Union,
+)
 from conundrum.lang.tree import rule_for
 
 if TYPE_CHECKING:
@@ -274,3 +287,67 @@ def global_term(x: Exporter, node: Global, args: list[Term]) -> Term | Substitut
             or (id(node) in x.reified and rule_for(ROOT_ONLY, node))):
         return Substitute(node.decompose())
     return boolean(rule(x, node, [as_int(t) for t in args]))
+
+
+# ------------------------------------------------------------- set constraints
+def _set_texts(g: SetGlobal, t: list[str]) -> list[str]:
+    """Each set operand of g as a MiniZinc set expression: the elements of its universe
+    whose membership term is 1, a comprehension (a `var set of int` where a member is a
+    variable), so that MiniZinc's own set operations state the constraint."""
+    out: list[str] = []
+    at = 0
+    for universe in g.universes:
+        n = len(universe)
+        members = t[at: at + n]
+        if n == 0:
+            out.append("(1..0)")
+        elif all(m == "1" for m in members):
+            out.append("{" + ", ".join(str(e) for e in universe) + "}")
+        else:
+            out.append(f"{{ [{', '.join(str(e) for e in universe)}][j_] | j_ in 1..{n} where "
+                       f"[{', '.join(members)}][j_] = 1 }}")
+        at += n + 1
+    return out
+
+
+def _set_relation(template: str) -> GlobalRule:
+    def rule(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+        return "(" + template.format(*_set_texts(g, t)) + ")"
+    return rule
+
+
+def _all_disjoint(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    sets = _set_texts(g, t)
+    return (f"(card({' union '.join(sets)}) = "
+            f"{' + '.join(f'card({s})' for s in sets)})")
+
+
+def _set_member(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    (s,) = _set_texts(g, t)
+    return f"({t[-1]} in {s})"
+
+
+def _set_element(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    sets = _set_texts(g, t)
+    n = len(sets) - 1
+    i = t[-1]
+    return f"({i} in 0..{n - 1} /\\ [{', '.join(sets[:-1])}][{i} + 1] = {sets[-1]})"
+
+
+def _abstract(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    raise ModelError(f"{type(g).__name__} is not a set constraint of its own")
+
+
+GLOBALS.update({
+    SetGlobal: _abstract,  # the base class: each constraint has its rule below
+    Subset: _set_relation("{0} subset {1}"),
+    SetEq: _set_relation("{0} = {1}"),
+    SetNe: _set_relation("{0} != {1}"),
+    Disjoint: _all_disjoint,
+    Union: _set_relation("{2} = {0} union {1}"),
+    Intersection: _set_relation("{2} = {0} intersect {1}"),
+    Difference: _set_relation("{2} = {0} diff {1}"),
+    SymDiff: _set_relation("{2} = {0} symdiff {1}"),
+    Member: _set_member,
+    SetElement: _set_element,
+})

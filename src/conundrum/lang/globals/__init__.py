@@ -9,7 +9,9 @@
 - extensional: table, regular, pattern_automaton;
 - arithmetic: min, max, arg_max, arg_min, element, sum, exact_div, integral, implies,
   linear_eq;
-- logic: any, all, xor, at_most_one, exactly_one (Booleans and constraints).
+- logic: any, all, xor, at_most_one, exactly_one (Booleans and constraints);
+- sets: subset, superset, set_eq, set_ne, disjoint, all_disjoint, set_union,
+  set_intersect, set_diff, set_symdiff, member, set_element, card (over set variables).
 
 Each global constraint states its meaning once, in `holds`, used by the independent checker,
 and gives a decomposition into relations, used when the constraint is reified (used as a
@@ -106,6 +108,33 @@ from conundrum.lang.globals.sequencing import (
     lex_lesseq,
     value_precede,
 )
+from conundrum.lang.globals.sets import (
+    Difference,
+    Disjoint,
+    Intersection,
+    Member,
+    SetElement,
+    SetEq,
+    SetGlobal,
+    SetLike,
+    SetNe,
+    Subset,
+    SymDiff,
+    Union,
+    all_disjoint,
+    card,
+    disjoint,
+    member,
+    set_diff,
+    set_element,
+    set_eq,
+    set_intersect,
+    set_ne,
+    set_symdiff,
+    set_union,
+    subset,
+    superset,
+)
 
 __all__ = [
     "all", "any", "at_most_one", "AtMostOne", "exactly_one", "ExactlyOne", "xor",
@@ -119,5 +148,9 @@ __all__ = [
     "no_overlap_2d", "NoOverlap", "NoOverlap2D", "NValue", "nvalue", "NVALUE_LIMIT",
     "Ordered", "pattern_automaton", "Regular", "regular", "subcircuit", "sum", "Table",
     "table", "value_precede", "ValuePrecede",
+    "all_disjoint", "card", "Difference", "Disjoint", "disjoint", "Intersection", "Member",
+    "member", "set_diff", "set_element", "set_eq", "set_intersect", "set_ne", "set_symdiff",
+    "set_union", "SetElement", "SetEq", "SetGlobal", "SetLike", "SetNe", "subset", "Subset",
+    "superset", "SymDiff", "Union",
 ]
 
