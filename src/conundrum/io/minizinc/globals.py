@@ -290,48 +290,67 @@ def global_term(x: Exporter, node: Global, args: list[Term]) -> Term | Substitut
 
 
 # ------------------------------------------------------------- set constraints
-def _set_texts(g: SetGlobal, t: list[str]) -> list[str]:
-    """Each set operand of g as a MiniZinc set expression: the elements of its universe
-    whose membership term is 1, a comprehension (a `var set of int` where a member is a
-    variable), so that MiniZinc's own set operations state the constraint."""
-    out: list[str] = []
+# Each set operand is its 0/1 membership terms (and its cardinality, tied to them where
+# the set variable is declared), and each constraint is written element by element over
+# them, as `holds` states it: union c = max(a, b), subset a <= b, and so on. Not as
+# MiniZinc sets: MiniZinc 2.6.4's var set comprehensions ({u[j] | j in 1..n where
+# b[j] = 1}) lose the link to the flags when n = 1 (two disjoint sets over {0}: 4
+# solutions through Gecode, 3 in truth) and are refused on some mixes of constant and
+# variable memberships ("array2set needs finite bounds").
+def _members(g: SetGlobal, t: list[str]) -> list[dict[int, str]]:
+    """Each set operand of g as {element: its membership term's text}."""
+    out: list[dict[int, str]] = []
     at = 0
     for universe in g.universes:
-        n = len(universe)
-        members = t[at: at + n]
-        if n == 0:
-            out.append("(1..0)")
-        elif all(m == "1" for m in members):
-            out.append("{" + ", ".join(str(e) for e in universe) + "}")
-        else:
-            out.append(f"{{ [{', '.join(str(e) for e in universe)}][j_] | j_ in 1..{n} where "
-                       f"[{', '.join(members)}][j_] = 1 }}")
-        at += n + 1
+        out.append(dict(zip(universe, t[at: at + len(universe)], strict=True)))
+        at += len(universe) + 1
     return out
 
 
-def _set_relation(template: str) -> GlobalRule:
+def _all(parts: list[str]) -> str:
+    return "(" + " /\\ ".join(parts) + ")" if parts else "true"
+
+
+def _elementwise(form: str) -> GlobalRule:
+    """form over the memberships {0}, {1}, ... of the operands, for every element of the
+    union of their universes (0 where an element is outside an operand's universe)."""
     def rule(x: Exporter, g: SetGlobal, t: list[str]) -> str:
-        return "(" + template.format(*_set_texts(g, t)) + ")"
+        sets = _members(g, t)
+        return _all([form.format(*(m.get(e, "0") for m in sets)) for e in g.every()])
     return rule
 
 
+def _subset(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    a, b = _members(g, t)
+    return _all([f"({m} <= {b.get(e, '0')})" for e, m in a.items()])
+
+
+def _set_ne(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+    return f"(not {_elementwise('({0} = {1})')(x, g, t)})"
+
+
 def _all_disjoint(x: Exporter, g: SetGlobal, t: list[str]) -> str:
-    sets = _set_texts(g, t)
-    return (f"(card({' union '.join(sets)}) = "
-            f"{' + '.join(f'card({s})' for s in sets)})")
+    sets = _members(g, t)
+    return _all([f"({' + '.join(m[e] for m in sets if e in m)} <= 1)" for e in g.every()
+                 if sum(e in m for m in sets) > 1])
 
 
 def _set_member(x: Exporter, g: SetGlobal, t: list[str]) -> str:
-    (s,) = _set_texts(g, t)
-    return f"({t[-1]} in {s})"
+    (s,) = _members(g, t)
+    options = [f"(({t[-1]} = {e}) /\\ ({m} = 1))" for e, m in s.items() if m != "0"]
+    return "(" + " \\/ ".join(options) + ")" if options else "false"
 
 
 def _set_element(x: Exporter, g: SetGlobal, t: list[str]) -> str:
-    sets = _set_texts(g, t)
-    n = len(sets) - 1
+    sets = _members(g, t)
+    *options, result = sets
     i = t[-1]
-    return f"({i} in 0..{n - 1} /\\ [{', '.join(sets[:-1])}][{i} + 1] = {sets[-1]})"
+    every = g.every()
+    parts = [f"({i} in 0..{len(options) - 1})"]
+    for j, s in enumerate(options):
+        same = _all([f"({s.get(e, '0')} = {result.get(e, '0')})" for e in every])
+        parts.append(f"(({i} = {j}) -> {same})")
+    return _all(parts)
 
 
 def _abstract(x: Exporter, g: SetGlobal, t: list[str]) -> str:
@@ -340,14 +359,14 @@ def _abstract(x: Exporter, g: SetGlobal, t: list[str]) -> str:
 
 GLOBALS.update({
     SetGlobal: _abstract,  # the base class: each constraint has its rule below
-    Subset: _set_relation("{0} subset {1}"),
-    SetEq: _set_relation("{0} = {1}"),
-    SetNe: _set_relation("{0} != {1}"),
+    Subset: _subset,
+    SetEq: _elementwise("({0} = {1})"),
+    SetNe: _set_ne,
     Disjoint: _all_disjoint,
-    Union: _set_relation("{2} = {0} union {1}"),
-    Intersection: _set_relation("{2} = {0} intersect {1}"),
-    Difference: _set_relation("{2} = {0} diff {1}"),
-    SymDiff: _set_relation("{2} = {0} symdiff {1}"),
+    Union: _elementwise("({2} = max({0}, {1}))"),
+    Intersection: _elementwise("({2} = min({0}, {1}))"),
+    Difference: _elementwise("({2} = min({0}, 1 - {1}))"),
+    SymDiff: _elementwise("({2} = abs({0} - {1}))"),
     Member: _set_member,
     SetElement: _set_element,
 })
