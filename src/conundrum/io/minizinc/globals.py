@@ -307,10 +307,6 @@ def _members(g: SetGlobal, t: list[str]) -> list[dict[int, str]]:
     return out
 
 
-def _all(parts: list[str]) -> str:
-    return "(" + " /\\ ".join(parts) + ")" if parts else "true"
-
-
 def _elementwise(form: str) -> GlobalRule:
     """form over the memberships {0}, {1}, ... of the operands, for every element of the
     union of their universes (0 where an element is outside an operand's universe)."""
