@@ -18,7 +18,9 @@ from conundrum.lang.expr import (
     const_or_expr,
     render,
 )
+from conundrum.lang.interval import Interval
 from conundrum.lang.matrix import Matrix
+from conundrum.model.intervals import new_interval
 from conundrum.model.options import (
     SearchKeywords,
     Sense,
@@ -208,6 +210,13 @@ class Model:
         """A 0/1 variable: a Boolean, usable as a constraint (true when 1) and as a
         number (cn.sum of Booleans counts the true ones)."""
         return self.int_var(0, 1, name)
+
+    def interval(self, start: object, size: object, end: object = None,
+                 optional: bool = False, name: str | None = None) -> Interval:
+        """An interval variable [start, end) with start + size == end: each of start, size
+        and end is an int, a (lo, hi) pair or a variable; optional=True adds a 0/1
+        `.present` (an absent interval takes part in nothing). See docs/intervals.md."""
+        return new_interval(self, start, size, end, bool(optional), name)
 
     def variable(self, name: str) -> Var:
         """The variable with this name."""
