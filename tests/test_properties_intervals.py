@@ -8,6 +8,7 @@ classic and the learning search; the predicates are written here from the defini
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 
 import pytest
@@ -173,3 +174,43 @@ def test_no_overlap_2d_intervals(data: st.DataObject, reified: bool) -> None:
         return _matches(b, val, ok)
 
     _compare(m, xs + ys, rule)
+
+
+BAD_INTERVALS = {
+    "empty start range": (dict(start=(3, 1), size=2), "range 3..1 is empty"),
+    "negative size": (dict(start=0, size=-1), "cannot be negative"),
+    "negative size range": (dict(start=0, size=(-1, 2)), "cannot be negative"),
+    "no size": (dict(start=0, size=None), "give its size"),
+    "a string start": (dict(start="a", size=1), "must be an int, a (lo, hi) pair"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INTERVALS))
+def test_bad_interval_arguments(name: str) -> None:
+    kwargs, message = BAD_INTERVALS[name]
+    with pytest.raises(cn.ModelError, match=re.escape(message)):
+        cn.Model().interval(**kwargs)
+
+
+def test_bad_interval_constraints() -> None:
+    m = cn.Model()
+    a = m.interval(start=0, size=1)
+    with pytest.raises(cn.ModelError, match="not a mix"):
+        cn.no_overlap([a, m.int_var(0, 3)])
+    with pytest.raises(cn.ModelError, match="1 intervals but 2 demands"):
+        cn.cumulative([a], [1, 2], 1)
+    with pytest.raises(cn.ModelError, match="interval variables"):
+        cn.end_before_start(a, 3)  # type: ignore[arg-type]
+
+
+def test_mandatory_intervals_are_the_plain_tasks() -> None:
+    """Fixed sizes and mandatory intervals give the flat global's own arguments: the
+    scheduling propagators see the same tasks as before."""
+    m = cn.Model()
+    ivs = [m.interval(start=(0, 9), size=d) for d in (2, 3)]
+    c = cn.no_overlap(ivs)
+    assert isinstance(c, cn.Expr) and type(c).__name__ == "NoOverlap"
+    assert c.args[0] is ivs[0].start and c.args[1] is ivs[1].start
+    assert c.args[2:] == (2, 3)
+    r = cn.cumulative(ivs, demands=[1, 1], capacity=1)
+    assert r.args[2:] == (2, 3, 1, 1, 1)
