@@ -311,8 +311,57 @@ def golomb(marks: int) -> tuple[cn.Model, Any, str]:
     return m, x[-1], "min"
 
 
+# the job shop with optional machines of docs/intervals.md: job -> operations, each
+# {machine: duration} over the machines that can run it
+FLEXIBLE_JOBS = [
+    [{0: 3, 1: 5}, {2: 2}, {1: 2}],
+    [{1: 2, 2: 4}, {0: 4, 1: 3}],
+    [{2: 3}, {0: 2, 2: 2}, {0: 1, 1: 1}],
+]
+
+
+def flexible_job_shop() -> tuple[cn.Model, Any, str]:
+    """Interval variables: each operation is the alternative of optional intervals, one
+    per machine that can run it; the machines take no_overlap of their optional ones."""
+    m = cn.Model()
+    on: dict[int, list[cn.Interval]] = {0: [], 1: [], 2: []}
+    last = []
+    for j, job in enumerate(FLEXIBLE_JOBS):
+        before = None
+        for k, choices in enumerate(job):
+            op = m.interval(start=(0, 20), size=(min(choices.values()),
+                                                max(choices.values())), name=f"op{j}{k}")
+            ways = [m.interval(start=(0, 20), size=d, optional=True, name=f"op{j}{k}@{i}")
+                    for i, d in choices.items()]
+            for i, way in zip(choices, ways, strict=True):
+                on[i].append(way)
+            m += cn.alternative(op, ways)
+            if before is not None:
+                m += cn.end_before_start(before, op)
+            before = op
+        last.append(before)
+    for ways in on.values():
+        m += cn.no_overlap(ways)
+    return m, cn.max([op.end for op in last if op is not None]), "min"
+
+
+def optional_tasks() -> tuple[cn.Model, Any, str]:
+    """Optional intervals on a cumulative resource before a deadline, the most valuable
+    set of them chosen (an absent task uses nothing), with a precedence between two."""
+    m = cn.Model()
+    spec = [(3, 2, 5), (2, 1, 3), (4, 2, 6), (2, 2, 4), (1, 1, 1)]  # size, demand, value
+    ivs = [m.interval(start=(0, 6), size=d, optional=True, name=f"t{k}")
+           for k, (d, _, _) in enumerate(spec)]
+    m += [iv.end <= 6 for iv in ivs]
+    m += cn.cumulative(ivs, [r for _, r, _ in spec], 3)
+    m += cn.end_before_start(ivs[0], ivs[2], 1)
+    return m, cn.sum(v * iv.present for (_, _, v), iv in zip(spec, ivs, strict=True)), "max"
+
+
 EXAMPLES = {
     "send_more_money": send_more_money,
+    "optional tasks, cumulative": optional_tasks,
+    "flexible job shop, intervals": flexible_job_shop,
     "knapsack": knapsack,
     "job shop, no_overlap": lambda: job_shop("no_overlap"),
     "job shop, cumulative": lambda: job_shop("cumulative"),

@@ -31,6 +31,7 @@ from conundrum.lang.globals import (  # noqa: E402
     all_different_except_0,
     all_disjoint,
     all_equal,
+    alternative,
     among,
     any,
     arg_max,
@@ -46,6 +47,8 @@ from conundrum.lang.globals import (  # noqa: E402
     decreasing,
     disjoint,
     element,
+    end_before_end,
+    end_before_start,
     exact_div,
     exactly_one,
     global_cardinality,
@@ -71,6 +74,8 @@ from conundrum.lang.globals import (  # noqa: E402
     set_ne,
     set_symdiff,
     set_union,
+    start_before_end,
+    start_before_start,
     subcircuit,
     subset,
     sum,
@@ -79,6 +84,7 @@ from conundrum.lang.globals import (  # noqa: E402
     value_precede,
     xor,
 )
+from conundrum.lang.interval import Interval  # noqa: E402
 from conundrum.lang.matrix import Matrix, array  # noqa: E402
 from conundrum.lang.setvar import SetVar  # noqa: E402
 from conundrum.model.model import Constraints, Model, Solution  # noqa: E402
@@ -91,17 +97,18 @@ __version__ = "0.1.0"
 # The public names: `from conundrum import *` and type checkers (which, under --strict,
 # see only what a package exports explicitly) both read this list.
 __all__ = [
-    "Array", "COMPILED", "Constraints", "Expr", "ExprLike", "Matrix", "Model", "ModelError",
-    "Operands", "SearchKeywords", "SearchOptions", "SearchStats", "Solution", "ValueSelect",
-    "Var", "VarSelect", "WorkerError", "__version__",
-    "all", "all_different", "all_different_except_0", "all_equal", "among", "any", "arg_max",
-    "arg_min", "array", "at_least", "at_most", "at_most_one", "bbs", "bin_packing", "circuit",
-    "count", "cumulative", "decreasing", "element", "exact_div", "exactly_one",
+    "Array", "COMPILED", "Constraints", "Expr", "ExprLike", "Interval", "Matrix", "Model",
+    "ModelError", "Operands", "SearchKeywords", "SearchOptions", "SearchStats", "SetVar",
+    "Solution", "ValueSelect", "Var", "VarSelect", "WorkerError", "__version__", "all",
+    "all_different", "all_different_except_0", "all_disjoint", "all_equal", "alternative",
+    "among", "any", "arg_max", "arg_min", "array", "at_least", "at_most", "at_most_one", "bbs",
+    "bin_packing", "card", "circuit", "count", "cumulative", "decreasing", "disjoint",
+    "element", "end_before_end", "end_before_start", "exact_div", "exactly_one",
     "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
-    "lex_lesseq", "linear_eq", "max", "min", "no_overlap", "no_overlap_2d", "nvalue",
-    "pattern_automaton", "regular", "subcircuit", "sum", "table", "value_precede", "xor",
-    "SetVar", "all_disjoint", "card", "disjoint", "member", "set_diff", "set_element",
-    "set_eq", "set_intersect", "set_ne", "set_symdiff", "set_union", "subset", "superset",
+    "lex_lesseq", "linear_eq", "max", "member", "min", "no_overlap", "no_overlap_2d", "nvalue",
+    "pattern_automaton", "regular", "set_diff", "set_element", "set_eq", "set_intersect",
+    "set_ne", "set_symdiff", "set_union", "start_before_end", "start_before_start",
+    "subcircuit", "subset", "sum", "superset", "table", "value_precede", "xor",
 ]
 
 # whether the engine running here is the compiled one (its modules are extension modules)

@@ -18,8 +18,10 @@ from conundrum.lang.expr import (
     const_or_expr,
     render,
 )
+from conundrum.lang.interval import Interval
 from conundrum.lang.matrix import Matrix
 from conundrum.lang.setvar import SetVar
+from conundrum.model.intervals import new_interval
 from conundrum.model.options import (
     SearchKeywords,
     Sense,
@@ -217,6 +219,12 @@ class Model:
         """A set variable holding every element of lb and some of ub: set_var([], range(1,
         10), "S"); `s.card` its size, `sol[s]` a frozenset (docs/sets.md)."""
         return make_set_var(self, lb, ub, name)
+    def interval(self, start: object, size: object, end: object = None,
+                 optional: bool = False, name: str | None = None) -> Interval:
+        """An interval variable [start, end) with start + size == end: each of start, size
+        and end is an int, a (lo, hi) pair or a variable; optional=True adds a 0/1
+        `.present` (an absent interval takes part in nothing). See docs/intervals.md."""
+        return new_interval(self, start, size, end, bool(optional), name)
 
     def variable(self, name: str) -> Var:
         """The variable with this name."""

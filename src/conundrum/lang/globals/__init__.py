@@ -4,6 +4,7 @@
   count, at_most, at_least;
 - sequencing: increasing, decreasing, lex_less, lex_lesseq, value_precede;
 - scheduling: no_overlap, cumulative, no_overlap_2d;
+- intervals: end_before_start (and its kin), alternative;
 - packing: bin_packing;
 - graph: circuit, subcircuit, inverse;
 - extensional: table, regular, pattern_automaton;
@@ -77,6 +78,13 @@ from conundrum.lang.globals.graph import (
     inverse,
     subcircuit,
 )
+from conundrum.lang.globals.intervals import (
+    alternative,
+    end_before_end,
+    end_before_start,
+    start_before_end,
+    start_before_start,
+)
 from conundrum.lang.globals.logic import (
     AtMostOne,
     ExactlyOne,
@@ -137,6 +145,8 @@ from conundrum.lang.globals.sets import (
 )
 
 __all__ = [
+    "alternative", "end_before_end", "end_before_start", "start_before_end",
+    "start_before_start",
     "all", "any", "at_most_one", "AtMostOne", "exactly_one", "ExactlyOne", "xor",
     "all_different", "all_different_except_0", "all_equal", "ALLDIFF_STRENGTHS",
     "AllDifferent", "AllDifferentExcept0", "AllDifferentStrength", "AllEqual", "Among",
