@@ -89,14 +89,6 @@ class SetGlobal(Global):
         """The union of the operands' universes, sorted."""
         return sorted(set().union(*self.universes))
 
-    def _cards_agree(self, values: Sequence[int]) -> bool:
-        at = 0
-        for universe in self.universes:
-            if sum(1 for b in values[at: at + len(universe)] if b) != values[at + len(universe)]:
-                return False
-            at += len(universe) + 1
-        return True
-
 
 def _bit(members: dict[int, ExprLike], e: int) -> ExprLike:
     return members.get(e, 0)
