@@ -335,7 +335,24 @@ MODELS: dict[str, Callable[[], cn.Model | tuple[cn.Model, cn.Expr, int]]] = {
                                                     [1, x[0], 1], 2)]),
     "no_overlap_2d_3": one(lambda m, x: cn.no_overlap_2d(x[:3], x[3:], [2, 1, 1], [1, 2, 2]),
                            n=6, hi=2),
+    "sets": lambda: _sets(shared=False),
+    "sets_shared": lambda: _sets(shared=True),
 }
+
+
+def _sets(shared: bool) -> cn.Model:
+    """Every element-wise set relation (propagators/sets.py), with a constant operand and,
+    when `shared`, one set in two places of a relation."""
+    m = cn.Model()
+    a, b, c, d, e = (m.set_var([], range(4), name) for name in "abcde")
+    m += cn.set_union(a, b, c)
+    m += cn.set_intersect(a, c if not shared else a, d)
+    m += cn.set_diff(c, {1, 3}, e)
+    m += cn.set_symdiff(d, e, b) if not shared else cn.subset(a, a)
+    m += cn.subset(d, b) if not shared else cn.set_eq(e, e)
+    m += cn.disjoint(e, {0})
+    m += cn.card(c) >= 2
+    return m
 
 
 def _queens(n: int, strength: str = "domain") -> cn.Model:

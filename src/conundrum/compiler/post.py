@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from conundrum.compiler.linear import ONE, Lin, is_integer
 from conundrum.compiler.reify import parity, rel_form
+from conundrum.compiler.setpost import post_set_relation
 from conundrum.engine import Inconsistency, IntView
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, render
@@ -32,6 +33,15 @@ from conundrum.lang.globals import (
     NoOverlap2D,
     Regular,
     Table,
+)
+from conundrum.lang.globals.sets import (
+    Difference,
+    Disjoint,
+    Intersection,
+    SetEq,
+    Subset,
+    SymDiff,
+    Union,
 )
 from conundrum.lang.tree import rule_for
 from conundrum.propagators import (
@@ -283,4 +293,6 @@ GLOBALS: dict[type, Callable[[Compiler, Any, list[Lin]], None]] = {
     AtMostOne: _at_most_one,
     ExactlyOne: _exactly_one,
     Member: _set_member,
+    **{kind: post_set_relation for kind in (Subset, SetEq, Disjoint, Union, Intersection,
+                                            Difference, SymDiff)},
 }

@@ -14,6 +14,7 @@ Python's set operations; the decompositions are element-wise 0/1 relations, the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
@@ -70,9 +71,9 @@ class SetGlobal(Global):
         out: list[frozenset[int]] = []
         at = 0
         for universe in self.universes:
-            bits = values[at: at + len(universe)]
-            out.append(frozenset(e for e, b in zip(universe, bits) if b))
-            at += len(universe) + 1
+            n = len(universe)
+            out.append(frozenset(compress(universe, values[at: at + n])))
+            at += n + 1
         return out, list(values[at:])
 
     def parts(self, k: int) -> tuple[dict[int, ExprLike], ExprLike]:
@@ -348,7 +349,7 @@ def set_symdiff(a: SetLike, b: SetLike, c: SetLike) -> Expr:
 def member(x: ExprLike, s: SetLike) -> Expr:
     """The integer x (a constant or an expression) is an element of s."""
     if isinstance(x, int) and not isinstance(x, bool) and isinstance(s, SetVar):
-        return s.has(x) == 1
+        return s.has(x)  # its 0/1 member: nothing to post, and reified it is an alias
     return Member((s,), (const_or_expr(x, "member"),))
 
 
