@@ -358,8 +358,19 @@ def optional_tasks() -> tuple[cn.Model, Any, str]:
     return m, cn.sum(v * iv.present for (_, _, v), iv in zip(spec, ivs, strict=True)), "max"
 
 
+def assignment() -> tuple[cn.Model, Any, str]:
+    """docs/arrays.md's assignment problem: cost[w][task[w]], an element over a row
+    indexed by a variable (optimum 13)."""
+    cost = cn.array([[9, 2, 7, 8], [6, 4, 3, 7], [5, 8, 1, 8], [7, 6, 9, 4]])
+    m = cn.Model()
+    task = m.int_vars(4, 0, 3, "task")
+    m += cn.all_different(task)
+    return m, cn.sum(cost[w][task[w]] for w in range(4)), "min"
+
+
 EXAMPLES = {
     "send_more_money": send_more_money,
+    "assignment, cost[w][task[w]]": assignment,
     "optional tasks, cumulative": optional_tasks,
     "flexible job shop, intervals": flexible_job_shop,
     "knapsack": knapsack,
