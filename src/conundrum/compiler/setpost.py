@@ -104,27 +104,37 @@ def _post_all_disjoint(cx: Compiler, c: SetGlobal, members: list[dict[int, Lin]]
     cx.post_linear(total, "le")
 
 
+def _difference(x: Lin, y: Lin, z: Lin | None = None) -> Lin:
+    """x - y (- z)."""
+    out = x.plus(y, -1)
+    return out if z is None else out.plus(z, -1)
+
+
+# the cardinality consequences of each relation (each `form r 0`) over its operands'
+# cards and the size of the union of their universes, which the members' rows cannot see
+# one element at a time
+CARD_ROWS: dict[type, Callable[[list[Lin], int], list[tuple[Lin, str]]]] = {
+    Subset: lambda c, width: [(_difference(c[0], c[1]), "le")],
+    SetEq: lambda c, width: [(_difference(c[0], c[1]), "eq")],
+    # |a| + |b| <= the size of the union of the universes
+    Disjoint: lambda c, width: [(c[0].plus(c[1]).plus(Lin(const=-width)), "le")],
+    # max(|a|, |b|) <= |c| <= |a| + |b|
+    Union: lambda c, width: [(_difference(c[2], c[0], c[1]), "le"),
+                             (_difference(c[0], c[2]), "le"),
+                             (_difference(c[1], c[2]), "le")],
+    # |c| <= min(|a|, |b|)
+    Intersection: lambda c, width: [(_difference(c[2], c[0]), "le"),
+                                    (_difference(c[2], c[1]), "le")],
+    # |a| - |b| <= |c| <= |a|
+    Difference: lambda c, width: [(_difference(c[2], c[0]), "le"),
+                                  (_difference(c[0], c[1], c[2]), "le")],
+    # ||a| - |b|| <= |c| <= |a| + |b|
+    SymDiff: lambda c, width: [(_difference(c[2], c[0], c[1]), "le"),
+                               (_difference(c[0], c[1], c[2]), "le"),
+                               (_difference(c[1], c[0], c[2]), "le")],
+}
+
+
 def _card_rows(c: SetGlobal, cards: list[Lin]) -> list[tuple[Lin, str]]:
-    """The cardinality consequences of c (each `form r 0`), which the members' rows cannot
-    see one element at a time."""
-    if isinstance(c, Subset):
-        return [(cards[0].plus(cards[1], -1), "le")]
-    if isinstance(c, SetEq):
-        return [(cards[0].plus(cards[1], -1), "eq")]
-    if isinstance(c, Disjoint):
-        return [(cards[0].plus(cards[1]).plus(Lin(const=-len(c.every()))), "le")]
-    if isinstance(c, Union):  # max(|a|, |b|) <= |c| <= |a| + |b|
-        ca, cb, cc = cards
-        return [(cc.plus(ca, -1).plus(cb, -1), "le"), (ca.plus(cc, -1), "le"),
-                (cb.plus(cc, -1), "le")]
-    if isinstance(c, Intersection):  # |c| <= min(|a|, |b|)
-        ca, cb, cc = cards
-        return [(cc.plus(ca, -1), "le"), (cc.plus(cb, -1), "le")]
-    if isinstance(c, Difference):  # |a| - |b| <= |c| <= |a|
-        ca, cb, cc = cards
-        return [(cc.plus(ca, -1), "le"), (ca.plus(cb, -1).plus(cc, -1), "le")]
-    if isinstance(c, SymDiff):  # ||a| - |b|| <= |c| <= |a| + |b|
-        ca, cb, cc = cards
-        return [(cc.plus(ca, -1).plus(cb, -1), "le"), (ca.plus(cb, -1).plus(cc, -1), "le"),
-                (cb.plus(ca, -1).plus(cc, -1), "le")]
-    return []
+    """c's cardinality rows (CARD_ROWS), each `form r 0`."""
+    return CARD_ROWS[type(c)](cards, len(c.every()))
