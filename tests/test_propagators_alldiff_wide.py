@@ -296,6 +296,27 @@ def test_views_far_apart_in_one_graph(variant) -> None:
     run((roots, entries, events), variant)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_one_root_twice_beside_views_far_below(variant) -> None:
+    """Found by the random events (it raised MemoryError now and then): a root in two
+    places and four views 10^18 below theirs. Removing a matching's values from a view
+    shifted the mask by the views' distance, an integer of 10^18 bits."""
+    roots = [("bits", 0, [0, 1]), ("bits", 0, list(range(6))), ("bits", 0, list(range(6))),
+             ("bits", 0, list(range(6))), ("bits", 0, [0])]
+    entries = [(0, 0), (1, -(10**18)), (2, -(10**18)), (3, -(10**18)), (4, -(10**18)), (0, 0)]
+    run((roots, entries, [("remove", 0, 0)] * 4), variant)
+
+
+def test_masks_far_from_a_domain() -> None:
+    """remove_mask past every value removes nothing; keep_mask there empties the domain."""
+    s = Solver()
+    x = s.int_var(0, 5)
+    x.remove_mask(10**18, 1)
+    assert (x.lo, x.hi) == (0, 5)
+    with pytest.raises(Inconsistency):
+        x.keep_mask(10**18, 1)
+
+
 SPANS = {"direct": {}, "sparse": {"direct_span": 0}}
 
 

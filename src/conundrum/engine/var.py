@@ -278,6 +278,8 @@ class IntVar(IntView):
             self.set_bounds(lo + (mask & -mask).bit_length() - 1, lo + mask.bit_length() - 1)
             return
         shift = lo - self.lo
+        if shift >= bits.bit_length():  # the mask starts past every value: none is kept
+            raise Inconsistency
         self._set_bits(bits & (mask << shift if shift >= 0 else mask >> -shift))
 
     def remove_mask(self, lo: int, mask: int) -> None:
@@ -286,6 +288,10 @@ class IntVar(IntView):
         if bits < 0:
             return
         shift = lo - self.lo
+        # a mask that starts past every value removes none: shifting it there would build
+        # an integer as wide as the distance (a view 10^18 away: a MemoryError)
+        if shift >= bits.bit_length():
+            return
         self._set_bits(bits & ~(mask << shift if shift >= 0 else mask >> -shift))
 
     def keep_values(self, values: Iterable[int]) -> None:
