@@ -4,7 +4,7 @@
   count, at_most, at_least;
 - sequencing: increasing, decreasing, lex_less, lex_lesseq, value_precede;
 - scheduling: no_overlap, cumulative, no_overlap_2d;
-- intervals: end_before_start (and its kin), alternative;
+- intervals: end_before_start (and its kin), alternative, span;
 - packing: bin_packing;
 - graph: circuit, subcircuit, inverse;
 - extensional: table, regular, pattern_automaton;
@@ -82,6 +82,7 @@ from conundrum.lang.globals.intervals import (
     alternative,
     end_before_end,
     end_before_start,
+    span,
     start_before_end,
     start_before_start,
 )
@@ -145,7 +146,7 @@ from conundrum.lang.globals.sets import (
 )
 
 __all__ = [
-    "alternative", "end_before_end", "end_before_start", "start_before_end",
+    "alternative", "end_before_end", "end_before_start", "span", "start_before_end",
     "start_before_start",
     "all", "any", "at_most_one", "AtMostOne", "exactly_one", "ExactlyOne", "xor",
     "all_different", "all_different_except_0", "all_equal", "ALLDIFF_STRENGTHS",
