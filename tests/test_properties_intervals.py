@@ -216,6 +216,33 @@ def test_no_overlap_2d_intervals(data: st.DataObject, reified: bool) -> None:
     _compare(m, xs + ys, rule)
 
 
+@given(data=st.data())
+def test_a_solution_reads_an_interval_as_its_start_and_end(data: st.DataObject) -> None:
+    """sol[iv] is (start, end) for a present interval and None for an absent one, in
+    every solution."""
+    m = cn.Model()
+    ivs = _draw_intervals(data, m, 2)
+    m += cn.no_overlap(ivs)
+    seen = set()
+    for sol in m.solutions():
+        for iv in ivs:
+            present = sol[iv.present] if iv.optional else 1
+            expected = (sol[iv.start], sol[iv.end]) if present else None
+            assert sol[iv] == expected
+            seen.add(expected is None)
+    assert seen == ({True, False} if any(iv.optional for iv in ivs) else {False})
+
+
+def test_reading_an_interval_of_another_model_fails() -> None:
+    other = cn.Model().interval(start=0, size=1, name="elsewhere")
+    m = cn.Model()
+    m.interval(start=0, size=1, name="here")
+    sol = m.solve()
+    assert sol is not None
+    with pytest.raises(cn.ModelError, match="another model"):
+        sol[other]
+
+
 BAD_INTERVALS = {
     "empty start range": (dict(start=(3, 1), size=2), "range 3..1 is empty"),
     "negative size": (dict(start=0, size=-1), "cannot be negative"),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, overload
 from conundrum.check import evaluate
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, ExprLike, Var, const_or_expr
+from conundrum.lang.interval import Interval
 from conundrum.lang.setvar import SetVar
 
 if TYPE_CHECKING:
@@ -30,9 +31,18 @@ class Solution:
     @overload
     def __getitem__(self, key: SetVar) -> frozenset[int]: ...
     @overload
+    def __getitem__(self, key: Interval) -> tuple[int, int] | None: ...
+    @overload
     def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]: ...
 
-    def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]:
+    def __getitem__(self, key: Var | SetVar | Interval | str
+                    ) -> int | frozenset[int] | tuple[int, int] | None:
+        """The value of a variable (or of the variable with this name); a set
+        variable's members as a frozenset; an interval's (start, end), None when absent."""
+        if isinstance(key, Interval):
+            if isinstance(key.present, Var) and not self[key.present]:
+                return None
+            return self[key.start], self[key.end]
         if isinstance(key, SetVar):
             if key.card.model is not self._model:
                 raise ModelError(f"set variable {key.name!r} belongs to another model")
