@@ -11,7 +11,7 @@
 - arithmetic: min, max, arg_max, arg_min, element, sum, exact_div, integral, implies,
   linear_eq;
 - logic: any, all, xor, at_most_one, exactly_one (Booleans and constraints);
-- sets: subset, superset, set_eq, set_ne, disjoint, all_disjoint, set_union,
+- sets: subset, superset, set_eq, set_ne, set_le, set_lt, disjoint, all_disjoint, set_union,
   set_intersect, set_diff, set_symdiff, member, set_element, card (over set variables).
 
 Each global constraint states its meaning once, in `holds`, used by the independent checker,
@@ -125,7 +125,9 @@ from conundrum.lang.globals.sets import (
     SetElement,
     SetEq,
     SetGlobal,
+    SetLe,
     SetLike,
+    SetLt,
     SetNe,
     Subset,
     SymDiff,
@@ -138,6 +140,8 @@ from conundrum.lang.globals.sets import (
     set_element,
     set_eq,
     set_intersect,
+    set_le,
+    set_lt,
     set_ne,
     set_symdiff,
     set_union,
@@ -160,8 +164,9 @@ __all__ = [
     "Ordered", "pattern_automaton", "Regular", "regular", "subcircuit", "sum", "Table",
     "table", "value_precede", "ValuePrecede",
     "all_disjoint", "card", "Difference", "Disjoint", "disjoint", "Intersection", "Member",
-    "member", "set_diff", "set_element", "set_eq", "set_intersect", "set_ne", "set_symdiff",
-    "set_union", "SetElement", "SetEq", "SetGlobal", "SetLike", "SetNe", "subset", "Subset",
+    "member", "set_diff", "set_element", "set_eq", "set_intersect", "set_le", "set_lt",
+    "set_ne", "set_symdiff", "set_union", "SetElement", "SetEq", "SetGlobal", "SetLe",
+    "SetLike", "SetLt", "SetNe", "subset", "Subset",
     "superset", "SymDiff", "Union",
 ]
 
