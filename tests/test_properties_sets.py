@@ -164,3 +164,24 @@ def test_all_disjoint_sees_the_cardinalities() -> None:
     m += cn.all_disjoint(sets)
     assert m.solve() is None
     assert m.stats.nodes <= 1
+
+
+def test_as_dict_holds_the_named_sets() -> None:
+    """as_dict gives a named set variable's value as sol[s] does (a frozenset), after the
+    named integer variables; an unnamed set, and a set made after the search began, are
+    left out; an interval is there through its named parts."""
+    m = cn.Model()
+    x = m.int_var(0, 3, "x")
+    s = m.set_var([1], [1, 2, 3], "S")
+    m.set_var([0], [0, 4], None)
+    task = m.interval(start=(0, 2), size=1, optional=True, name="t")
+    m += cn.member(x, s) & (s.card == 2) & (x == 3) & (task.present == 1) & (task.start == 2)
+    sols = m.solutions()
+    first = next(sols)
+    late = m.set_var([], [5], "late")
+    assert first.as_dict() == {"x": 3, "t.start": 2, "t.end": 3, "t.present": 1,
+                               "S": frozenset({1, 3})}
+    assert list(first.as_dict())[-1] == "S" and first[s] == first.as_dict()["S"]
+    assert "late" not in first.as_dict() and late.name == "late"
+    second = next(sols)  # the unnamed set is {0} or {0, 4}: not in as_dict
+    assert second.as_dict() == first.as_dict() and next(sols, None) is None

@@ -46,7 +46,7 @@ if sol is not None:
     assert_type(sol["x"], int)
     assert_type(sol[task], tuple[int, int] | None)
     assert_type(sol.value(x / 3), int | Fraction)
-    assert_type(sol.as_dict(), dict[str, int])
+    assert_type(sol.as_dict(), dict[str, int | frozenset[int]])
 
 for s in m.solutions(limit=3, method=cn.lds(2), time_limit=1.5, node_limit=10_000):
     assert_type(s, cn.Solution)

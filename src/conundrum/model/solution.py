@@ -69,9 +69,17 @@ class Solution:
         """The exact value of an expression in this solution (int or Fraction)."""
         return evaluate(const_or_expr(expr), self._values)
 
-    def as_dict(self) -> dict[str, int]:
-        """{name: value} for the named variables."""
-        return {v.name: self._values[v.index] for v in self._variables if v.name}
+    def as_dict(self) -> dict[str, int | frozenset[int]]:
+        """{name: value} for the named variables, then the named set variables (each a
+        frozenset, as sol[s] gives it). An interval is there through its named parts
+        (name.start, name.end, name.size, name.present)."""
+        out: dict[str, int | frozenset[int]] = {
+            v.name: self._values[v.index] for v in self._variables if v.name}
+        for s in self._model.set_variables:
+            # a set made after the search began has no value here
+            if s.name and s.card.index in self._values:
+                out[s.name] = s.value(self._values)
+        return out
 
     def __len__(self) -> int:
         return len(self._values)
