@@ -223,3 +223,23 @@ def test_conundrum_regular_against_brute_force():
         if q:
             expected.add(word)
     assert found == expected and len(found) > 0
+
+
+@pytest.mark.parametrize("items", ["[a, b, c]", "[a, b, c, true]", "[a, false]", "[a]",
+                                   "[]"])
+def test_array_bool_xor_is_the_parity_of_its_items(items):
+    """array_bool_xor: an odd number of the items true (no item: false), read as cn.xor
+    (the parity equation) rather than a modulo of their sum."""
+    text = ("var bool: a :: output_var;\nvar bool: b :: output_var;\n"
+            f"var bool: c :: output_var;\nconstraint array_bool_xor({items});\n"
+            "solve satisfy;\n")
+    problem = read(text)
+    m = problem.model
+    found = {(s["a"], s["b"], s["c"]) for s in m.solutions()}
+    constants = {"true": 1, "false": 0}
+    names = [x.strip() for x in items.strip("[]").split(",") if x.strip()]
+    expected = {abc for abc in itertools.product((0, 1), repeat=3)
+                if sum(dict(zip("abc", abc)).get(n, constants.get(n, 0)) for n in names) % 2}
+    assert found == expected
+    assert not any("%" in str(c) or "mod" in type(c).__name__.lower()
+                   for c in m.constraints)

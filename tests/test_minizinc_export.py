@@ -368,11 +368,26 @@ def assignment() -> tuple[cn.Model, Any, str]:
     return m, cn.sum(cost[w][task[w]] for w in range(4)), "min"
 
 
+def span_tasks() -> tuple[cn.Model, Any, str]:
+    """A span over optional tasks, one reified span beside it: every solution the same
+    (the absent intervals' parts free, so many)."""
+    m = cn.Model()
+    day = m.interval(start=(0, 4), size=(0, 4), optional=True, name="day")
+    a = m.interval(start=(1, 2), size=2, optional=True, name="a")
+    b = m.interval(start=(3, 4), size=(0, 1), optional=True, name="b")
+    m += cn.span(day, [a, b])
+    whole = m.interval(start=(0, 2), size=(2, 3), name="whole")
+    flag = m.bool_var("flag")
+    m += flag == cn.span(whole, [a, b])
+    return m, None, ""
+
+
 EXAMPLES = {
     "send_more_money": send_more_money,
     "assignment, cost[w][task[w]]": assignment,
     "optional tasks, cumulative": optional_tasks,
     "flexible job shop, intervals": flexible_job_shop,
+    "span of optional tasks": span_tasks,
     "knapsack": knapsack,
     "job shop, no_overlap": lambda: job_shop("no_overlap"),
     "job shop, cumulative": lambda: job_shop("cumulative"),

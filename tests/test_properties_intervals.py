@@ -1,6 +1,6 @@
 """Property tests: interval variables (m.interval, optional ones included) under
 no_overlap, cumulative and no_overlap_2d over intervals, the precedences
-(end_before_start and its kin) and alternative, posted at the top level and reified.
+(end_before_start and its kin), alternative and span, posted at the top level and reified.
 The number of solutions equals brute force over every variable of the model, under the
 classic and the learning search; the predicates are written here from the definitions
 (an absent interval takes part in nothing)."""
@@ -157,6 +157,46 @@ def test_alternative(data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("reified", [False, True])
 @given(data=st.data())
+def test_span(data: st.DataObject, reified: bool) -> None:
+    """A main interval (optional or not) spanning one or two others (each optional or
+    not): present when one of them is, from their smallest start to their largest end."""
+    m = cn.Model()
+    main = m.interval(start=(0, 1), size=(0, 2), optional=data.draw(st.booleans(),
+                      label="main optional"), name="main")
+    # narrow windows keep the brute force small (every part of every interval)
+    ivs = _draw_intervals(data, m, data.draw(st.integers(1, 2), label="n"), widest=1)
+    b = _post(m, cn.span(main, ivs), reified)
+
+    def rule(t: list[Values], val: Value) -> bool:
+        top, present = t[0], [iv for iv in t[1:] if iv[3]]
+        ok = bool(top[3]) == bool(present) and (
+            not present or (top[0] == min(iv[0] for iv in present)
+                            and top[2] == max(iv[2] for iv in present)))
+        return _matches(b, val, ok)
+
+    _compare(m, [main, *ivs], rule)
+
+
+def test_span_of_tasks_on_one_day() -> None:
+    """A span's start and end follow the present tasks only, and it is absent with them."""
+    m = cn.Model()
+    day = m.interval(start=(0, 9), size=(0, 9), optional=True, name="day")
+    a = m.interval(start=(2, 3), size=2, optional=True, name="a")
+    b = m.interval(start=5, size=1, optional=True, name="b")
+    m += cn.span(day, [a, b])
+    seen = {(s[a.present], s[b.present], s[day.present],
+             (s[day.start], s[day.end]) if s[day.present] else None)
+            for s in m.solutions()}
+    assert seen == {(0, 0, 0, None), (1, 0, 1, (2, 4)), (1, 0, 1, (3, 5)),
+                    (0, 1, 1, (5, 6)), (1, 1, 1, (2, 6)), (1, 1, 1, (3, 6))}
+    with pytest.raises(cn.ModelError, match="at least one interval"):
+        cn.span(day, [])
+    with pytest.raises(cn.ModelError, match="interval variables"):
+        cn.span(day, [a.start])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("reified", [False, True])
+@given(data=st.data())
 def test_no_overlap_2d_intervals(data: st.DataObject, reified: bool) -> None:
     m = cn.Model()
     n = data.draw(st.integers(1, 2), label="n")
@@ -174,6 +214,33 @@ def test_no_overlap_2d_intervals(data: st.DataObject, reified: bool) -> None:
         return _matches(b, val, ok)
 
     _compare(m, xs + ys, rule)
+
+
+@given(data=st.data())
+def test_a_solution_reads_an_interval_as_its_start_and_end(data: st.DataObject) -> None:
+    """sol[iv] is (start, end) for a present interval and None for an absent one, in
+    every solution."""
+    m = cn.Model()
+    ivs = _draw_intervals(data, m, 2)
+    m += cn.no_overlap(ivs)
+    seen = set()
+    for sol in m.solutions():
+        for iv in ivs:
+            present = sol[iv.present] if iv.optional else 1
+            expected = (sol[iv.start], sol[iv.end]) if present else None
+            assert sol[iv] == expected
+            seen.add(expected is None)
+    assert seen == ({True, False} if any(iv.optional for iv in ivs) else {False})
+
+
+def test_reading_an_interval_of_another_model_fails() -> None:
+    other = cn.Model().interval(start=0, size=1, name="elsewhere")
+    m = cn.Model()
+    m.interval(start=0, size=1, name="here")
+    sol = m.solve()
+    assert sol is not None
+    with pytest.raises(cn.ModelError, match="another model"):
+        sol[other]
 
 
 BAD_INTERVALS = {

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
+from conundrum.check import evaluate
 from test_minizinc_export import minizinc
 from test_properties_harness import scaled
 from test_properties_sets import CASES
@@ -98,3 +99,84 @@ def test_random_bounds_count_the_same_through_gecode(name: str, data: st.DataObj
                                                      form: str) -> None:
     drawn = [data.draw(bounds(), label=f"bounds{j}") for j in range(CASES[name][0])]
     counts_the_same(name, form, drawn)
+
+
+# MiniZinc defines set_le/set_lt as the sorted lists of elements compared
+# lexicographically, and so evaluates them on constant sets and decomposes them
+# (nosets.mzn); Gecode 6.2.0's native set_le is another order (a <= b over 0..3 and 1..3:
+# 72 solutions with r free, where the definition gives 184), so the count goes through
+# MiniZinc's own decomposition, which Gecode then solves over Booleans.
+SET_ORDER = """
+include "nosets.mzn";
+var set of 0..3: a;
+var set of 1..3: b;
+var bool: r;
+constraint {};
+solve satisfy;
+output ["a\\(i) = \\(bool2int(i in fix(a)))\\n" | i in 0..3]
+    ++ ["b\\(i) = \\(bool2int(i in fix(b)))\\n" | i in 1..3] ++ ["r = \\(bool2int(r))\\n"];
+"""  # every variable printed: MiniZinc's -a enumerates the printed ones
+
+
+# MiniZinc's text -> (strict, reified, the second operand: b or a constant)
+ORDER_FORMS: dict[str, tuple[bool, bool, frozenset[int] | None]] = {
+    "a <= b": (False, False, None), "a < b": (True, False, None),
+    "set_le(a, b)": (False, False, None), "set_lt(a, b)": (True, False, None),
+    "r <-> set_le(a, b)": (False, True, None), "r <-> (a < b)": (True, True, None),
+    "a < {1, 3}": (True, False, frozenset({1, 3})),
+    "r <-> ({0, 2} <= a)": (False, True, frozenset({0, 2})),
+}
+
+
+@pytest.mark.parametrize("form", list(ORDER_FORMS))
+def test_gecode_orders_sets_as_set_le_and_set_lt(form: str) -> None:
+    """MiniZinc's own order of sets (its var set model, not the export): as many
+    solutions as set_le/set_lt over the same bounds in conundrum, and as the sorted lists
+    of elements compared lexicographically by brute force."""
+    strict, reified, constant = ORDER_FORMS[form]
+    gecode = len(minizinc(SET_ORDER.format(form), "-a"))
+    m = cn.Model()
+    a, b = m.set_var([], range(4), "a"), m.set_var([], range(1, 4), "b")
+    r = m.bool_var("r")
+    order = cn.set_lt if strict else cn.set_le
+    if constant is None:
+        c = order(a, b)
+    else:
+        c = order(a, constant) if not reified else order(constant, a)
+    m += (r == c) if reified else c
+
+    def holds(x: frozenset[int], y: frozenset[int]) -> bool:
+        if constant is not None:
+            x, y = (x, constant) if not reified else (constant, x)
+        return sorted(x) < sorted(y) if strict else sorted(x) <= sorted(y)
+
+    brute = sum(holds(x, y) == bool(rv) if reified else holds(x, y)
+                for x in _all_subsets(range(4)) for y in _all_subsets(range(1, 4))
+                for rv in (0, 1))
+    assert m.count() == gecode == brute
+    assert 0 < gecode < 16 * 8 * 2
+
+
+def _all_subsets(universe: range) -> list[frozenset[int]]:
+    items = list(universe)
+    return [frozenset(e for j, e in enumerate(items) if mask >> j & 1)
+            for mask in range(1 << len(items))]
+
+
+def test_minizinc_evaluates_the_order_of_constant_sets_as_set_le() -> None:
+    """MiniZinc's comparison of constant sets, every pair of subsets of {0, 1, 2}, is
+    set_le and set_lt's meaning in the checker."""
+    subsets = _all_subsets(range(3))
+    pairs = [(x, y) for x in subsets for y in subsets]
+
+    def text(s: frozenset[int]) -> str:
+        return "{" + ", ".join(map(str, sorted(s))) + "}"
+
+    lines = [f'"le{k} = \\(bool2int({text(x)} <= {text(y)}))\\n", '
+             f'"lt{k} = \\(bool2int({text(x)} < {text(y)}))\\n"'
+             for k, (x, y) in enumerate(pairs)]
+    (found,) = minizinc("output [" + ", ".join(lines) + "];\n")
+    for k, (x, y) in enumerate(pairs):
+        assert found[f"le{k}"] == evaluate(cn.set_le(x, y), {}), (x, y)
+        assert found[f"lt{k}"] == evaluate(cn.set_lt(x, y), {}), (x, y)
+    assert sum(found[f"lt{k}"] for k in range(len(pairs))) == 28  # 8 * 7 / 2

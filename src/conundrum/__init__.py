@@ -71,9 +71,12 @@ from conundrum.lang.globals import (  # noqa: E402
     set_element,
     set_eq,
     set_intersect,
+    set_le,
+    set_lt,
     set_ne,
     set_symdiff,
     set_union,
+    span,
     start_before_end,
     start_before_start,
     subcircuit,
@@ -107,8 +110,9 @@ __all__ = [
     "global_cardinality", "implies", "increasing", "integral", "inverse", "lds", "lex_less",
     "lex_lesseq", "linear_eq", "max", "member", "min", "no_overlap", "no_overlap_2d", "nvalue",
     "pattern_automaton", "regular", "set_diff", "set_element", "set_eq", "set_intersect",
-    "set_ne", "set_symdiff", "set_union", "start_before_end", "start_before_start",
-    "subcircuit", "subset", "sum", "superset", "table", "value_precede", "xor",
+    "set_le", "set_lt", "set_ne", "set_symdiff", "set_union", "span", "start_before_end",
+    "start_before_start", "subcircuit", "subset", "sum", "superset", "table", "value_precede",
+    "xor",
 ]
 
 # whether the engine running here is the compiled one (its modules are extension modules)

@@ -36,14 +36,17 @@ m += cn.integral(x / y + Fraction(1, 2) * z == 5)
 m += cn.table([x, y], [(1, 2), (3, 4)])
 m += cn.regular([x, y], {(0, 1): 1, (1, 3): 2}, 0, [2])
 
+task = m.interval(start=(0, 5), size=2, optional=True, name="task")
+
 options: cn.SearchKeywords = {"var_select": "first_fail", "value_select": "min"}
 sol = m.solve(**options)
 assert_type(sol, cn.Solution | None)
 if sol is not None:
     assert_type(sol[x], int)
     assert_type(sol["x"], int)
+    assert_type(sol[task], tuple[int, int] | None)
     assert_type(sol.value(x / 3), int | Fraction)
-    assert_type(sol.as_dict(), dict[str, int])
+    assert_type(sol.as_dict(), dict[str, int | frozenset[int]])
 
 for s in m.solutions(limit=3, method=cn.lds(2), time_limit=1.5, node_limit=10_000):
     assert_type(s, cn.Solution)

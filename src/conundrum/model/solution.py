@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, overload
 from conundrum.check import evaluate
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, ExprLike, Var, const_or_expr
+from conundrum.lang.interval import Interval
 from conundrum.lang.setvar import SetVar
 
 if TYPE_CHECKING:
@@ -30,9 +31,18 @@ class Solution:
     @overload
     def __getitem__(self, key: SetVar) -> frozenset[int]: ...
     @overload
+    def __getitem__(self, key: Interval) -> tuple[int, int] | None: ...
+    @overload
     def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]: ...
 
-    def __getitem__(self, key: Var | SetVar | str) -> int | frozenset[int]:
+    def __getitem__(self, key: Var | SetVar | Interval | str
+                    ) -> int | frozenset[int] | tuple[int, int] | None:
+        """The value of a variable (or of the variable with this name); a set
+        variable's members as a frozenset; an interval's (start, end), None when absent."""
+        if isinstance(key, Interval):
+            if isinstance(key.present, Var) and not self[key.present]:
+                return None
+            return self[key.start], self[key.end]
         if isinstance(key, SetVar):
             if key.card.model is not self._model:
                 raise ModelError(f"set variable {key.name!r} belongs to another model")
@@ -59,9 +69,17 @@ class Solution:
         """The exact value of an expression in this solution (int or Fraction)."""
         return evaluate(const_or_expr(expr), self._values)
 
-    def as_dict(self) -> dict[str, int]:
-        """{name: value} for the named variables."""
-        return {v.name: self._values[v.index] for v in self._variables if v.name}
+    def as_dict(self) -> dict[str, int | frozenset[int]]:
+        """{name: value} for the named variables, then the named set variables (each a
+        frozenset, as sol[s] gives it). An interval is there through its named parts
+        (name.start, name.end, name.size, name.present)."""
+        out: dict[str, int | frozenset[int]] = {
+            v.name: self._values[v.index] for v in self._variables if v.name}
+        for s in self._model.set_variables:
+            # a set made after the search began has no value here
+            if s.name and s.card.index in self._values:
+                out[s.name] = s.value(self._values)
+        return out
 
     def __len__(self) -> int:
         return len(self._values)

@@ -207,7 +207,7 @@ PLAIN: dict[str, Builtin] = {
     "bool_clause": lambda ps, ns: cn.sum(ps) - cn.sum(ns) >= 1 - len(ns),
     "bool_lin_eq": lambda cs, xs, k: _lin(cs, xs) == k,
     "bool_lin_le": lambda cs, xs, k: _lin(cs, xs) <= k,
-    "array_bool_xor": lambda xs: cn.sum(xs) % 2 == 1,
+    "array_bool_xor": lambda xs: cn.xor(xs),  # one parity equation, no modulo
     "array_bool_element": _elem,
     "array_var_bool_element": _elem,
     # globals passed through by conundrum's mznlib

@@ -1,6 +1,6 @@
 """The FlatZinc set builtins over set variables (`var set of U`), each a set constraint of
 conundrum (`conundrum.lang.globals.sets`): set_card, set_union, set_intersect, set_diff,
-set_symdiff, set_subset, set_superset, set_eq, set_ne, array_set_element,
+set_symdiff, set_subset, set_superset, set_eq, set_ne, set_le, set_lt, array_set_element,
 array_var_set_element (set_in is with the integer builtins). Their reified forms come from
 `translate` like every builtin's. A set argument is a set variable or a constant set.
 """
@@ -18,7 +18,8 @@ from conundrum.io.flatzinc.parser import IntSet, Range
 SET_SIGNATURES: dict[str, str] = {
     "set_card": "Sv", "set_union": "SSS", "set_intersect": "SSS", "set_diff": "SSS",
     "set_symdiff": "SSS", "set_subset": "SS", "set_superset": "SS", "set_eq": "SS",
-    "set_ne": "SS", "array_set_element": "vQS", "array_var_set_element": "vQS",
+    "set_ne": "SS", "set_le": "SS", "set_lt": "SS", "array_set_element": "vQS",
+    "array_var_set_element": "vQS",
 }
 
 
@@ -65,6 +66,8 @@ SET_PLAIN: dict[str, Callable[..., Any]] = {
     "set_superset": _two(cn.superset),
     "set_eq": _two(cn.set_eq),
     "set_ne": _two(cn.set_ne),
+    "set_le": _two(cn.set_le),
+    "set_lt": _two(cn.set_lt),
     "array_set_element": _element,
     "array_var_set_element": _element,
 }

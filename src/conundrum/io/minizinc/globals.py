@@ -63,6 +63,8 @@ from conundrum.lang.globals.sets import (
     SetElement,
     SetEq,
     SetGlobal,
+    SetLe,
+    SetLt,
     SetNe,
     Subset,
     SymDiff,
@@ -349,6 +351,28 @@ def _set_element(x: Exporter, g: SetGlobal, t: list[str]) -> str:
     return _all(parts)
 
 
+def _set_less(strict: bool) -> GlobalRule:
+    """set_le / set_lt as the sets' decomposition states them (lang/globals/sets.py), over
+    the memberships: one disjunct per element e where the sets first differ (MiniZinc's
+    own set_le is over var set bounds, which the export does not declare)."""
+    def rule(x: Exporter, g: SetGlobal, t: list[str]) -> str:
+        a, b = _members(g, t)
+        every = g.every()
+        bits = [(a.get(e, "0"), b.get(e, "0")) for e in every]
+        options: list[str] = []
+        for k, (p, q) in enumerate(bits):
+            later = bits[k + 1:]
+            a_ends = f"({' + '.join(u for u, _ in later) or '0'} = 0)"
+            b_goes_on = f"({' + '.join(v for _, v in later) or '0'} >= 1)"
+            differs = (f"((({p} = 0) /\\ ({q} = 1) /\\ {a_ends}) \\/ "
+                       f"(({p} = 1) /\\ ({q} = 0) /\\ {b_goes_on}))")
+            options.append(_all([*(f"({u} = {v})" for u, v in bits[:k]), differs]))
+        if not strict:
+            options.append(_all([f"({u} = {v})" for u, v in bits]))
+        return "(" + " \\/ ".join(options) + ")" if options else "false"
+    return rule
+
+
 def _abstract(x: Exporter, g: SetGlobal, t: list[str]) -> str:
     raise ModelError(f"{type(g).__name__} is not a set constraint of its own")
 
@@ -358,6 +382,8 @@ GLOBALS.update({
     Subset: _subset,
     SetEq: _elementwise("({0} = {1})"),
     SetNe: _set_ne,
+    SetLe: _set_less(False),
+    SetLt: _set_less(True),
     Disjoint: _all_disjoint,
     Union: _elementwise("({2} = max({0}, {1}))"),
     Intersection: _elementwise("({2} = min({0}, {1}))"),

@@ -4,14 +4,14 @@
   count, at_most, at_least;
 - sequencing: increasing, decreasing, lex_less, lex_lesseq, value_precede;
 - scheduling: no_overlap, cumulative, no_overlap_2d;
-- intervals: end_before_start (and its kin), alternative;
+- intervals: end_before_start (and its kin), alternative, span;
 - packing: bin_packing;
 - graph: circuit, subcircuit, inverse;
 - extensional: table, regular, pattern_automaton;
 - arithmetic: min, max, arg_max, arg_min, element, sum, exact_div, integral, implies,
   linear_eq;
 - logic: any, all, xor, at_most_one, exactly_one (Booleans and constraints);
-- sets: subset, superset, set_eq, set_ne, disjoint, all_disjoint, set_union,
+- sets: subset, superset, set_eq, set_ne, set_le, set_lt, disjoint, all_disjoint, set_union,
   set_intersect, set_diff, set_symdiff, member, set_element, card (over set variables).
 
 Each global constraint states its meaning once, in `holds`, used by the independent checker,
@@ -82,6 +82,7 @@ from conundrum.lang.globals.intervals import (
     alternative,
     end_before_end,
     end_before_start,
+    span,
     start_before_end,
     start_before_start,
 )
@@ -124,7 +125,9 @@ from conundrum.lang.globals.sets import (
     SetElement,
     SetEq,
     SetGlobal,
+    SetLe,
     SetLike,
+    SetLt,
     SetNe,
     Subset,
     SymDiff,
@@ -137,6 +140,8 @@ from conundrum.lang.globals.sets import (
     set_element,
     set_eq,
     set_intersect,
+    set_le,
+    set_lt,
     set_ne,
     set_symdiff,
     set_union,
@@ -145,7 +150,7 @@ from conundrum.lang.globals.sets import (
 )
 
 __all__ = [
-    "alternative", "end_before_end", "end_before_start", "start_before_end",
+    "alternative", "end_before_end", "end_before_start", "span", "start_before_end",
     "start_before_start",
     "all", "any", "at_most_one", "AtMostOne", "exactly_one", "ExactlyOne", "xor",
     "all_different", "all_different_except_0", "all_equal", "ALLDIFF_STRENGTHS",
@@ -159,8 +164,9 @@ __all__ = [
     "Ordered", "pattern_automaton", "Regular", "regular", "subcircuit", "sum", "Table",
     "table", "value_precede", "ValuePrecede",
     "all_disjoint", "card", "Difference", "Disjoint", "disjoint", "Intersection", "Member",
-    "member", "set_diff", "set_element", "set_eq", "set_intersect", "set_ne", "set_symdiff",
-    "set_union", "SetElement", "SetEq", "SetGlobal", "SetLike", "SetNe", "subset", "Subset",
+    "member", "set_diff", "set_element", "set_eq", "set_intersect", "set_le", "set_lt",
+    "set_ne", "set_symdiff", "set_union", "SetElement", "SetEq", "SetGlobal", "SetLe",
+    "SetLike", "SetLt", "SetNe", "subset", "Subset",
     "superset", "SymDiff", "Union",
 ]
 

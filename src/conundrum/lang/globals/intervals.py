@@ -1,14 +1,19 @@
-"""Constraints between interval variables (lang/interval.py): precedences and
-alternative. Each is a plain expression over the intervals' parts, so it is also usable
+"""Constraints between interval variables (lang/interval.py): precedences,
+alternative and span. Each is a plain expression over the intervals' parts, so it is also usable
 reified (inside implies, |, sums of Booleans)."""
 
 from __future__ import annotations
 
+import builtins
+
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, ExprLike, Var, const_or_expr
 from conundrum.lang.globals.arithmetic import implies
+from conundrum.lang.globals.arithmetic import max as max_of
+from conundrum.lang.globals.arithmetic import min as min_of
 from conundrum.lang.globals.arithmetic import sum as sum_of
 from conundrum.lang.globals.base import _pairwise_all
+from conundrum.lang.globals.logic import any as any_of
 from conundrum.lang.interval import Interval
 
 
@@ -70,4 +75,32 @@ def alternative(main: Interval, options: list[Interval]) -> Expr:
     for iv in options:
         same = (iv.start == main.start) & (iv.end == main.end)
         parts.append(implies(iv.present, same) if isinstance(iv.present, Var) else same)
+    return _pairwise_all(parts)
+
+
+def _or_else(iv: Interval, part: Var, otherwise: int) -> ExprLike:
+    """The part of iv when it is present, `otherwise` when it is absent."""
+    if isinstance(iv.present, Var):
+        return part * iv.present + otherwise * (1 - iv.present)
+    return part
+
+
+def span(main: Interval, intervals: list[Interval]) -> Expr:
+    """main covers exactly the present intervals: it is present when at least one of them
+    is, and then starts at the smallest of their starts and ends at the largest of their
+    ends. Absent intervals are ignored."""
+    _check("span", main, *intervals)
+    if not intervals:
+        raise ModelError("span(main, intervals): give at least one interval")
+    # an absent interval's start counts as the largest start any of them can take, which
+    # never undercuts a present one (its end likewise as the smallest end)
+    latest = builtins.max(iv.start.hi for iv in intervals)
+    earliest = builtins.min(iv.end.lo for iv in intervals)
+    covers = (main.start == min_of([_or_else(iv, iv.start, latest) for iv in intervals])) \
+        & (main.end == max_of([_or_else(iv, iv.end, earliest) for iv in intervals]))
+    presences: list[Expr | bool] = [iv.present if isinstance(iv.present, Var)
+                                    else bool(iv.present) for iv in intervals]
+    parts: list[Expr | bool] = [any_of(presences) == main.present,
+                                implies(main.present, covers)
+                                if isinstance(main.present, Var) else covers]
     return _pairwise_all(parts)

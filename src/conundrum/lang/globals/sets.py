@@ -365,3 +365,74 @@ def card(s: SetVar) -> Expr:
     if not isinstance(s, SetVar):
         raise ModelError(f"card takes a set variable, not {s!r}")
     return s.card
+
+
+# ---------------------------------------------------- order of sets (MiniZinc's set_le)
+
+def _sorted_lex(a: frozenset[int], b: frozenset[int], strict: bool) -> bool:
+    """a <= b (a < b when strict) as their sorted lists of elements compared
+    lexicographically (a proper prefix comes first: {1} < {1, 2} < {2})."""
+    return sorted(a) < sorted(b) if strict else sorted(a) <= sorted(b)
+
+
+def _set_less(g: SetGlobal, strict: bool) -> Expr:
+    """The order of sorted lists over the membership bits: the sets agree on every element
+    before the first one where they differ, e; if e is in b only, a < b exactly when a
+    has nothing after e (a is then a prefix of b); if e is in a only, a < b exactly when
+    b has something after e (b's next element is the larger). Flat: one disjunct per e."""
+    a, b = g.parts(0)[0], g.parts(1)[0]
+    every = g.every()
+    firsts: list[Expr | bool] = []
+    for k, e in enumerate(every):
+        x, y = _bit(a, e), _bit(b, e)
+        later = every[k + 1:]
+        a_ends = make_sum((1, _bit(a, f)) for f in later) == 0
+        b_goes_on = make_sum((1, _bit(b, f)) for f in later) >= 1
+        differs = _any([_pairwise_all([x == 0, y == 1, a_ends]),
+                        _pairwise_all([x == 1, y == 0, b_goes_on])])
+        firsts.append(_pairwise_all([*(_bit(a, f) == _bit(b, f) for f in every[:k]),
+                                     differs]))
+    if not strict:
+        firsts.append(_pairwise_all([_bit(a, e) == _bit(b, e) for e in every]))
+    return _any(firsts)
+
+
+class SetLe(SetGlobal):
+    """a <= b in MiniZinc's order of sets: their sorted lists of elements compared
+    lexicographically."""
+
+    __slots__ = ()
+    name = "set_le"
+
+    def holds(self, values: list[int]) -> bool:
+        (a, b), _ = self.sets(values)
+        return _sorted_lex(a, b, False)
+
+    def decompose(self) -> Expr:
+        return _set_less(self, False)
+
+
+class SetLt(SetGlobal):
+    """a < b in MiniZinc's order of sets: their sorted lists of elements compared
+    lexicographically."""
+
+    __slots__ = ()
+    name = "set_lt"
+
+    def holds(self, values: list[int]) -> bool:
+        (a, b), _ = self.sets(values)
+        return _sorted_lex(a, b, True)
+
+    def decompose(self) -> Expr:
+        return _set_less(self, True)
+
+
+def set_le(a: SetLike, b: SetLike) -> Expr:
+    """a <= b as MiniZinc orders sets: the sorted lists of their elements compared
+    lexicographically ({} <= {1} <= {1, 2} <= {2})."""
+    return SetLe((a, b))
+
+
+def set_lt(a: SetLike, b: SetLike) -> Expr:
+    """a < b as MiniZinc orders sets (set_le, and a != b)."""
+    return SetLt((a, b))
