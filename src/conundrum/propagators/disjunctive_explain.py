@@ -222,7 +222,7 @@ def explain_disjunctive(journal: Journal, starts: list[IntView], durations: list
     arg = code // RULES
     n = len(starts)
     if rule == PRECEDENCE:
-        if arg >= n * n:
+        if arg >= n * n or arg // n >= arg % n:  # a stale code: no pair i < j
             return False
         ways = pair_ways(starts, durations, arg // n, arg % n)
         return explain_separation(journal, ways, e, 0 if strict else 1, out)
@@ -272,7 +272,7 @@ def explain_disjunctive_failure(journal: Journal, starts: list[IntView],
     arg = code // RULES
     n = len(starts)
     if rule == PRECEDENCE:
-        if arg >= n * n:
+        if arg >= n * n or arg // n >= arg % n:  # a stale code: no pair i < j
             return False
         ways = pair_ways(starts, durations, arg // n, arg % n)
         return explain_separation_failure(journal, ways, 0 if strict else 1, out)

@@ -405,7 +405,7 @@ class NoOverlap2D(Propagator):
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         pair = journal.code[e]
         n = len(self.xs)
-        if not 0 <= pair < n * n:
+        if not 0 <= pair < n * n or pair // n >= pair % n:  # a stale code: no pair i < j
             return False
         ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
         return explain_separation(journal, ways, e, 0, out)
@@ -413,7 +413,7 @@ class NoOverlap2D(Propagator):
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
         pair = journal.current_code
         n = len(self.xs)
-        if not 0 <= pair < n * n:
+        if not 0 <= pair < n * n or pair // n >= pair % n:  # a stale code: no pair i < j
             return False
         ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
         return explain_separation_failure(journal, ways, 0, out)
