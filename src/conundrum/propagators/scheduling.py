@@ -18,6 +18,11 @@ Strengths (documented in the README):
   bounds the capacity from below and pushes each start past the profile segments it
   cannot share); energetic overload checking on the windows [est_a, lct_b]. O(n^2) per
   call.
+* Both: the no-room rule. A task whose duration may be 0 (an undecided optional interval:
+  its duration is size * present) has no compulsory part, so the rules above leave it
+  alone; when not even its smallest positive duration q fits at any start in
+  [s.lo, s.hi] beside the profile of the others' compulsory parts, it lasts 0 (every
+  duration >= q occupies at least [s, s + q)). O(n * segments) per call.
 * `NoOverlap2D`: for each pair of rectangles, the four ways to separate them (left, right,
   below, above); none left is a failure and a single one left is enforced. O(n^2) per call.
 
