@@ -241,7 +241,6 @@ class Disjunctive(Propagator):
                 s[k].set_max(latest_end - d[k].lo)
                 d[k].set_max(latest_end - s[k].lo)
 
-
     def _no_fit(self) -> None:
         """A task that may last 0 (an optional interval not yet present) and cannot fit in
         its start window between the compulsory parts of the others lasts 0."""
