@@ -36,7 +36,14 @@ from conundrum.engine.reasons import (
     explain_conflict,
     explain_entry,
 )
-from conundrum.propagators import arith, arith_explain, disjunctive_explain, scheduling
+from conundrum.propagators import (
+    arith,
+    arith_explain,
+    cumulative_explain,
+    disjunctive_explain,
+    scheduling,
+)
+from conundrum.propagators.cumulative_explain import no_room
 
 
 def one(build: Callable[[cn.Model, list[cn.Var]], object], n: int = 4, lo: int = 0,
@@ -197,6 +204,29 @@ def _knapsack(sense: int) -> Callable[[], tuple[cn.Model, cn.Expr, int]]:
     return make
 
 
+def _optional_tasks(unary: bool) -> Callable[[], cn.Model]:
+    """Optional intervals beside a mandatory one whose compulsory part blocks them: the
+    rule that makes an undecided task that fits nowhere last 0 (absent), with a size that
+    has a hole (1 or 3) and a demand that is a variable. An absent interval's start and
+    end stay free: its end is tied to the start so that the solutions stay few."""
+    def make() -> cn.Model:
+        m = cn.Model()
+        a = m.interval(start=(1, 2), size=3, name="a")
+        size = m.int_var(1, 3, "size")
+        m += size != 2
+        b = m.interval(start=(0, 2), size=2, optional=True, name="b")
+        c = m.interval(start=(0, 2), size=size, optional=True, name="c")
+        ivs = [a, b, c]
+        if unary:
+            m += cn.no_overlap(ivs)
+        else:
+            r = m.int_var(1, 2, "r")
+            m += cn.cumulative(ivs, [2, 1, r], 2)
+        m += b.end == b.start + 2
+        return m
+    return make
+
+
 MODELS: dict[str, Callable[[], cn.Model | tuple[cn.Model, cn.Expr, int]]] = {
     "knapsack_max": _knapsack(1),
     "knapsack_min": _knapsack(-1),
@@ -333,6 +363,8 @@ MODELS: dict[str, Callable[[], cn.Model | tuple[cn.Model, cn.Expr, int]]] = {
     "sched_shared": one(lambda m, x: [cn.no_overlap([x[0], x[0] + 3, x[1]], [2, 1, x[1]]),
                                       cn.cumulative([x[0], x[2], x[3]], [x[2], 1, 2],
                                                     [1, x[0], 1], 2)]),
+    "cumulative_optional": _optional_tasks(False),
+    "no_overlap_optional": _optional_tasks(True),
     "no_overlap_2d_3": one(lambda m, x: cn.no_overlap_2d(x[:3], x[3:], [2, 1, 1], [1, 2, 2]),
                            n=6, hi=2),
     "sets": lambda: _sets(shared=False),
@@ -775,3 +807,30 @@ def test_decision_explanation_keeps_decisions_past_the_holes_cap() -> None:
     assert len(out) == 90 and repr(out[-1]) == "[x!=198]"
     trail.pop_level()
     j.detach()
+
+
+@pytest.mark.parametrize("name", ["cumulative_optional", "no_overlap_optional"])
+def test_no_room_for_an_optional_task_is_explained(name: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk over optional intervals meets the rule that makes an undecided task that
+    fits nowhere last 0, and explains it with the rule's own explanation (no fallback)."""
+    calls = [0, 0]
+
+    def counting(journal: Journal, ts: cumulative_explain.Tasks, k: int, e: int,
+                 out: list[Pred]) -> bool:
+        calls[0] += 1
+        done = no_room(journal, ts, k, e, out)
+        calls[1] += done
+        return done
+
+    monkeypatch.setattr(cumulative_explain, "no_room", counting)
+    monkeypatch.setattr(disjunctive_explain, "no_room", counting)
+    sols = solutions_of(name)
+    for seed in range(3):
+        c = compiled(name)
+        j = Journal(c.solver)
+        j.attach()
+        walk = Walk(c, j, seed, sols)
+        assert sorted(walk.run()) == sorted(sols)
+        j.detach()
+    assert calls[1] > 0 and calls[1] == calls[0], calls

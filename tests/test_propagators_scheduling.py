@@ -187,3 +187,92 @@ def test_cumulative_demand_fits_capacity_alone() -> None:
     demands = [s.int_var(3, 9), s.int_var(6, 6)]
     s.post(Cumulative(s, starts, durations, demands, cap))
     assert cap.lo == 3 and demands[0].hi == 5 and durations[1].hi == 0
+
+
+def test_cumulative_makes_a_task_that_cannot_fit_last_zero() -> None:
+    """Task a (demand 2) runs in [3, 6) whatever its start; b may last 0 or 3 (an optional
+    interval) with demand 2 on capacity 3, and every start 1..3 of b meets [3, 6): b lasts
+    0. With a start window reaching 6, b could run after a and keeps its durations."""
+    for b_hi, expected in ((3, (0, 0)), (6, (0, 3))):
+        s = Solver()
+        a, b = s.int_var(2, 3), s.int_var(1, b_hi)
+        da, db = s.int_var(4, 4), s.int_var_values([0, 3])
+        s.post(Cumulative(s, [a, b], [da, db], [s.int_var(2, 2)] * 2, s.int_var(3, 3)))
+        assert (db.lo, db.hi) == expected
+        assert (b.lo, b.hi) == (1, b_hi)  # b itself is not pushed: it may be absent
+
+
+def test_cumulative_no_fit_reads_the_smallest_positive_duration() -> None:
+    """The gap [0, 2) before a's compulsory part holds b at its smallest positive
+    duration 2 (not 3): b keeps its durations; with durations {0, 3} it lasts 0."""
+    for values, expected in (([0, 2, 3], (0, 3)), ([0, 3], (0, 0))):
+        s = Solver()
+        a, b = s.int_var(2, 2), s.int_var(0, 1)
+        db = s.int_var_values(values)
+        s.post(Cumulative(s, [a, b], [s.int_var(4, 4), db], [s.int_var(1, 1)] * 2,
+                          s.int_var(1, 1)))
+        assert (db.lo, db.hi) == expected
+
+
+def test_cumulative_no_fit_ignores_tasks_that_fit_beside() -> None:
+    """b's demand 1 fits beside a's 2 on capacity 3: nothing to conclude."""
+    s = Solver()
+    a, b = s.int_var(2, 3), s.int_var(1, 3)
+    db = s.int_var_values([0, 3])
+    s.post(Cumulative(s, [a, b], [s.int_var(4, 4), db], [s.int_var(2, 2), s.int_var(1, 1)],
+                      s.int_var(3, 3)))
+    assert (db.lo, db.hi) == (0, 3)
+
+
+def test_disjunctive_makes_a_task_that_cannot_fit_last_zero() -> None:
+    """a occupies [3, 6) and c [7, 9) whatever their starts; b (0 or 2) must start in
+    2..6: every start meets one of them, so b lasts 0; with its window up to 9 it fits
+    after c."""
+    for b_hi, expected in ((6, (0, 0)), (9, (0, 2))):
+        s = Solver()
+        a, b, c = s.int_var(2, 3), s.int_var(2, b_hi), s.int_var(7, 7)
+        db = s.int_var_values([0, 2])
+        s.post(Disjunctive(s, [a, b, c], [s.int_var(4, 4), db, s.int_var(2, 2)],
+                           strict=False))
+        assert (db.lo, db.hi) == expected
+
+
+@given(st.data())
+def test_no_fit_is_sound(data: st.DataObject) -> None:
+    """Whenever the rule makes a task last 0, no placement of the tasks (brute force) has
+    it last more on the resource."""
+    n = data.draw(st.integers(2, 4), label="n")
+    unary = data.draw(st.booleans(), label="unary")
+    windows = [data.draw(st.tuples(st.integers(0, 4), st.integers(0, 3))) for _ in range(n)]
+    durations = [data.draw(st.sampled_from([[1], [2], [3], [0, 2], [0, 3], [0, 1, 3]]))
+                 for _ in range(n)]
+    demands = [data.draw(st.integers(1, 2)) for _ in range(n)]
+    cap = 1 if unary else data.draw(st.integers(1, 3), label="cap")
+    if unary:
+        demands = [1] * n
+    s = Solver()
+    starts = [s.int_var(lo, lo + w) for lo, w in windows]
+    ds = [s.int_var_values(v) for v in durations]
+    try:
+        if unary:
+            s.post(Disjunctive(s, starts, ds, strict=False))
+        else:
+            s.post(Cumulative(s, starts, ds, [s.int_var(r, r) for r in demands],
+                              s.int_var(cap, cap)))
+    except Inconsistency:
+        return
+    for k in range(n):
+        if ds[k].hi > 0 or 0 not in durations[k] or durations[k] == [0]:
+            continue
+        # the rule (or another) ruled out every positive duration of task k: check
+        for st_values in itertools.product(*(range(lo, lo + w + 1) for lo, w in windows)):
+            for d_values in itertools.product(*durations):
+                if d_values[k] == 0:
+                    continue
+                used: dict[int, int] = {}
+                ok = True
+                for j in range(n):
+                    for t in range(st_values[j], st_values[j] + d_values[j]):
+                        used[t] = used.get(t, 0) + demands[j]
+                        ok = ok and used[t] <= cap
+                assert not ok, (k, st_values, d_values)

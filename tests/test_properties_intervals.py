@@ -110,6 +110,40 @@ def test_cumulative_intervals(data: st.DataObject, reified: bool) -> None:
     _compare(m, ivs, lambda t, val: _matches(b, val, _fits(t, demands, cap)))
 
 
+def _tight_tasks(data: st.DataObject, m: cn.Model) -> list[cn.Interval]:
+    """A mandatory task with a narrow window and optional ones around it whose windows
+    it often blocks: the rule that makes an undecided task that fits nowhere absent."""
+    lo = data.draw(st.integers(0, 2), label="mandatory lo")
+    out = [m.interval(start=(lo, lo + data.draw(st.integers(0, 1), label="mandatory width")),
+                      size=data.draw(st.integers(2, 3), label="mandatory size"), name="a")]
+    for k in range(data.draw(st.integers(1, 2), label="optional tasks")):
+        start = data.draw(st.integers(0, 3), label=f"lo{k}")
+        size: int | tuple[int, int] = data.draw(
+            st.one_of(st.integers(1, 3), st.just((1, 3))), label=f"size{k}")
+        out.append(m.interval(start=(start, start + data.draw(st.integers(0, 2))),
+                              size=size, optional=True, name=f"o{k}"))
+    return out
+
+
+@given(data=st.data())
+def test_tight_optional_no_overlap(data: st.DataObject) -> None:
+    m = cn.Model()
+    ivs = _tight_tasks(data, m)
+    m += cn.no_overlap(ivs)
+    _compare(m, ivs, lambda t, val: _apart(t))
+
+
+@given(data=st.data())
+def test_tight_optional_cumulative(data: st.DataObject) -> None:
+    m = cn.Model()
+    ivs = _tight_tasks(data, m)
+    demands = data.draw(st.lists(st.integers(1, 2), min_size=len(ivs), max_size=len(ivs)),
+                        label="demands")
+    cap = data.draw(st.integers(1, 3), label="capacity")
+    m += cn.cumulative(ivs, demands, cap)
+    _compare(m, ivs, lambda t, val: _fits(t, demands, cap))
+
+
 PRECEDENCES = {
     "end_before_start": (cn.end_before_start, 2, 0),
     "end_before_end": (cn.end_before_end, 2, 2),

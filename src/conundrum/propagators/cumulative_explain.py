@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
-from conundrum.engine.literals import Pred
+from conundrum.engine.literals import Pred, contains_in
 from conundrum.propagators.scheduling_explain import (
     NONE,
     add_ge,
@@ -39,7 +39,7 @@ class Tasks:
     the tasks that count (p > 0 and h > 0)."""
 
     def __init__(self, journal: Journal, starts: list[IntView], durations: list[IntView],
-                 demands: list[IntView], capacity: IntView, pos: int) -> None:
+                 demands: list[IntView] | None, capacity: IntView | None, pos: int) -> None:
         self.journal = journal
         self.starts = starts
         self.durations = durations
@@ -47,8 +47,13 @@ class Tasks:
         self.capacity = capacity
         self.est, self.lst = all_bounds(journal, starts, pos)
         self.p, _ = all_bounds(journal, durations, pos)
-        self.h, _ = all_bounds(journal, demands, pos)
-        _, self.cap = view_bounds(journal, capacity, pos)
+        # no demands and no capacity: a unary resource (each demand 1, the capacity 1)
+        self.h = [1] * len(starts)
+        if demands is not None:
+            self.h, _ = all_bounds(journal, demands, pos)
+        self.cap = 1
+        if capacity is not None:
+            _, self.cap = view_bounds(journal, capacity, pos)
         n = len(starts)
         self.ect = [self.est[k] + self.p[k] for k in range(n)]
         self.running = [k for k in range(n) if self.p[k] > 0 and self.h[k] > 0]
@@ -87,15 +92,59 @@ class Tasks:
             add_le(journal, self.starts[k], a, out)
             add_ge(journal, self.starts[k], b - self.p[k], out)
             add_ge(journal, self.durations[k], self.p[k], out)
-            add_ge(journal, self.demands[k], min(self.h[k], need), out)
+            self.demand_ge(k, min(self.h[k], need), out)
             need -= self.h[k]
         return need <= 0
+
+    def demand_ge(self, k: int, v: int, out: list[Pred]) -> None:
+        """`[r_k >= v]` (nothing on a unary resource)."""
+        if self.demands is not None:
+            add_ge(self.journal, self.demands[k], v, out)
+
+    def capacity_le(self, out: list[Pred]) -> None:
+        """The capacity's upper bound (nothing on a unary resource)."""
+        if self.capacity is not None:
+            add_le(self.journal, self.capacity, self.cap, out)
 
     def own(self, k: int, out: list[Pred]) -> None:
         """Task k's smallest duration and demand, and the capacity's upper bound."""
         add_ge(self.journal, self.durations[k], self.p[k], out)
-        add_ge(self.journal, self.demands[k], self.h[k], out)
-        add_le(self.journal, self.capacity, self.cap, out)
+        self.demand_ge(k, self.h[k], out)
+        self.capacity_le(out)
+
+    def no_fit(self, k: int, q: int, out: list[Pred]) -> bool:
+        """Explain why task k, which may last 0 (it has no compulsory part), cannot last q
+        or more: from its earliest start, every start up to its latest meets a profile
+        segment it cannot run beside (as scheduling.earliest_fit). Appends task k's start
+        window, demand and the capacity, and a cover of each segment passed (the first
+        one's start lifted as in push_lo); False if the sweep ends inside the window."""
+        h, cap, lst = self.h[k], self.cap, self.lst[k]
+        if q <= 0 or h <= 0:
+            return False
+        start = len(out)
+        t = self.est[k]
+        first = True
+        for a, b, height in self.segments(k):
+            if b <= t:
+                continue
+            if a >= t + q or t > lst:
+                break
+            if height + h > cap:
+                from_t = max(a, t)
+                if first:
+                    add_ge(self.journal, self.starts[k], from_t - q + 1, out)
+                    first = False
+                if not self.cover(from_t, b, cap - h + 1, k, out):
+                    del out[start:]
+                    return False
+                t = b
+        if t <= lst:
+            del out[start:]
+            return False
+        add_le(self.journal, self.starts[k], lst, out)
+        self.demand_ge(k, h, out)
+        self.capacity_le(out)
+        return True
 
     def push_lo(self, k: int, target: int, out: list[Pred]) -> int:
         """Explain s_k >= target by the timetable: sweep from est_k past the overloaded
@@ -164,7 +213,7 @@ class Tasks:
             return top[2]
         if single >= 0:
             add_ge(self.journal, self.durations[single], 1, out)
-            add_ge(self.journal, self.demands[single], best, out)
+            self.demand_ge(single, best, out)
         return best
 
     def overload(self, out: list[Pred]) -> bool:
@@ -192,10 +241,33 @@ class Tasks:
                         add_ge(journal, self.starts[j], lo, out)
                         add_le(journal, self.starts[j], last - self.p[j], out)
                         add_ge(journal, self.durations[j], self.p[j], out)
-                        add_ge(journal, self.demands[j], self.h[j], out)
-                    add_le(journal, self.capacity, cap, out)
+                        self.demand_ge(j, self.h[j], out)
+                    self.capacity_le(out)
                     return True
         return False
+
+
+def smallest_positive_before(journal: Journal, x: IntView, e: int) -> int:
+    """The smallest value above 0 of the view x just before entry e (NONE: none)."""
+    lo, hi, bits = journal.domain_at(x.root.index, journal.prev[e])
+    off = x.offset
+    for v in range(max(1 - off, lo), hi + 1):
+        if contains_in(v, lo, hi, bits):
+            return v + off
+    return NONE
+
+
+def no_room(journal: Journal, ts: Tasks, k: int, e: int, out: list[Pred]) -> bool:
+    """Explain entry e, task k's duration lowered to 0 because a task of k's smallest
+    positive duration q fits nowhere in its start window (Tasks.no_fit explains d_k <=
+    q - 1; reach_hi adds the holes 1..q - 1 of d_k's domain)."""
+    if ts.p[k] != 0:
+        return False
+    d = ts.durations[k]
+    q = smallest_positive_before(journal, d, e)
+    if q == NONE or not ts.no_fit(k, q, out):
+        return False
+    return reach_hi(journal, d, e, q - 1, out)
 
 
 def explain_cumulative(journal: Journal, starts: list[IntView], durations: list[IntView],
@@ -221,9 +293,9 @@ def explain_cumulative(journal: Journal, starts: list[IntView], durations: list[
             return t != NONE and reach_lo(journal, x, e, t, out)
         t = ts.push_hi(k, hi + x.offset, out)
         return t != NONE and reach_hi(journal, x, e, t, out)
-    if group == 1 and not raised:  # r_k > c: the task cannot run
+    if group == 1 and not raised:  # r_k > c, or no room in the window: the task cannot run
         if ts.h[k] <= ts.cap:
-            return False
+            return no_room(journal, ts, k, e, out)
         add_ge(journal, demands[k], ts.cap + 1, out)
         add_le(journal, capacity, ts.cap, out)
         return reach_hi(journal, durations[k], e, 0, out)

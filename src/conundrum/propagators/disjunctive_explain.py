@@ -8,7 +8,9 @@ explained by the set Theta of tasks of Omega that, with i, cannot run in a windo
 (each `[s_j >= E]`, `[s_j <= L - p_j]`, with L lifted to E + p(Theta) + p_i - 1; i's
 `[s_i >= E]`): i must then come after every task of Omega, and so after the set Omega_a
 whose earliest completion is the bound (`[s_j >= E_a]`, `[s_j <= L - p_j]`). An overload
-by the set that does not fit its window. Backwards, time is mirrored (see Windows).
+by the set that does not fit its window. Backwards, time is mirrored (see Windows). A
+task that may last 0 and has no room between the compulsory parts of the others (NO_FIT)
+is explained as the cumulative one (cumulative_explain.no_room, demands and capacity 1).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import Pred
+from conundrum.propagators.cumulative_explain import Tasks, no_room
 from conundrum.propagators.scheduling_explain import (
     INFINITY,
     NONE,
@@ -33,11 +36,13 @@ from conundrum.propagators.scheduling_explain import (
 )
 
 # payload codes (code = rule + RULES * argument): the pair (i * n + j) of a detectable
-# precedence, the task + 1 of an edge-finding push (0: the overload check)
+# precedence, the task + 1 of an edge-finding push (0: the overload check), the task + 1
+# whose duration the profile of the compulsory parts leaves no room for (NO_FIT)
 PRECEDENCE = 0
 EDGE_FORWARD = 1
 EDGE_BACKWARD = 2
-RULES = 3
+NO_FIT = 3
+RULES = 4
 
 
 # ------------------------------------------------------------------------ unary resource
@@ -217,7 +222,7 @@ def explain_disjunctive(journal: Journal, starts: list[IntView], durations: list
     arg = code // RULES
     n = len(starts)
     if rule == PRECEDENCE:
-        if arg >= n * n:
+        if arg >= n * n or arg // n >= arg % n:  # a stale code: no pair i < j
             return False
         ways = pair_ways(starts, durations, arg // n, arg % n)
         return explain_separation(journal, ways, e, 0 if strict else 1, out)
@@ -231,6 +236,11 @@ def explain_disjunctive(journal: Journal, starts: list[IntView], durations: list
     lo, hi, _ = journal.domain_at(i, e)
     plo, phi, _ = journal.domain_at(i, journal.prev[e])
     x = starts[k]
+    if rule == NO_FIT:
+        if roles[0][0] != 1 or not hi < phi or lo > plo:
+            return False
+        return no_room(journal, Tasks(journal, starts, durations, None, None, e), k, e,
+                       out)
     if rule == EDGE_FORWARD:
         if roles[0][0] != 0 or not lo > plo:
             return False
@@ -262,13 +272,13 @@ def explain_disjunctive_failure(journal: Journal, starts: list[IntView],
     arg = code // RULES
     n = len(starts)
     if rule == PRECEDENCE:
-        if arg >= n * n:
+        if arg >= n * n or arg // n >= arg % n:  # a stale code: no pair i < j
             return False
         ways = pair_ways(starts, durations, arg // n, arg % n)
         return explain_separation_failure(journal, ways, 0 if strict else 1, out)
     ws = Windows(journal, starts, durations, len(journal), rule == EDGE_FORWARD)
     k = arg - 1
-    if 0 <= k < n:
+    if 0 <= k < n and rule != NO_FIT:  # NO_FIT lowers to 0 a duration that may be 0
         start = len(out)
         x = starts[k]
         if rule == EDGE_FORWARD:

@@ -18,6 +18,11 @@ Strengths (documented in the README):
   bounds the capacity from below and pushes each start past the profile segments it
   cannot share); energetic overload checking on the windows [est_a, lct_b]. O(n^2) per
   call.
+* Both: the no-room rule. A task whose duration may be 0 (an undecided optional interval:
+  its duration is size * present) has no compulsory part, so the rules above leave it
+  alone; when not even its smallest positive duration q fits at any start in
+  [s.lo, s.hi] beside the profile of the others' compulsory parts, it lasts 0 (every
+  duration >= q occupies at least [s, s + q)). O(n * segments) per call.
 * `NoOverlap2D`: for each pair of rectangles, the four ways to separate them (left, right,
   below, above); none left is a failure and a single one left is enforced. O(n^2) per call.
 
@@ -38,6 +43,7 @@ from conundrum.propagators.cumulative_explain import (
 from conundrum.propagators.disjunctive_explain import (
     EDGE_BACKWARD,
     EDGE_FORWARD,
+    NO_FIT,
     PRECEDENCE,
     RULES,
     explain_disjunctive,
@@ -107,6 +113,49 @@ def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
     return out
 
 
+def smallest_positive(d: IntView) -> int:
+    """The smallest value above 0 in d's domain (d.hi > 0)."""
+    q = d.next_value(0)
+    return 1 if q is None else q
+
+
+def earliest_fit(segments: list[tuple[int, int, int]], est: int, p: int, h: int,
+                 cap: int) -> int:
+    """The earliest start from est of a task of length p and demand h that is in none of
+    the profile `segments` (start, end, height; in time order) it cannot run beside
+    (height + h > cap). The task's own compulsory part must not be in the profile."""
+    t = est
+    for a, b, height in segments:
+        if b <= t:
+            continue
+        if a >= t + p:
+            break
+        if height + h > cap:
+            t = b
+    return t
+
+
+def compulsory_profile(starts: list[IntView], durations: list[IntView],
+                       heights: list[int], tasks: list[int]) -> list[tuple[int, int, int]]:
+    """The compulsory parts [lst, ect) of `tasks` (task k of height heights[k]) as disjoint
+    segments (start, end, height) of positive height, in time order."""
+    events: list[tuple[int, int]] = []
+    for k in tasks:
+        lst, ect = starts[k].hi, starts[k].lo + durations[k].lo
+        if lst < ect:
+            events.append((lst, heights[k]))
+            events.append((ect, -heights[k]))
+    events.sort()
+    segments: list[tuple[int, int, int]] = []
+    height = 0
+    for e in range(len(events)):
+        t, delta = events[e]
+        height += delta
+        if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
+            segments.append((t, events[e + 1][0], height))
+    return segments
+
+
 class Disjunctive(Propagator):
     """Tasks (s_i, d_i) on a unary resource: no two overlap. With strict=False a task of
     duration 0 may sit anywhere (MiniZinc's disjunctive); with strict=True it may not sit
@@ -138,6 +187,7 @@ class Disjunctive(Propagator):
     def propagate(self) -> None:
         self._precedences()
         self._edge_finding()
+        self._no_fit()
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         return explain_disjunctive(journal, self.starts, self.durations, self.strict, e,
@@ -190,6 +240,25 @@ class Disjunctive(Propagator):
                 latest_end = -new_est[a]
                 s[k].set_max(latest_end - d[k].lo)
                 d[k].set_max(latest_end - s[k].lo)
+
+    def _no_fit(self) -> None:
+        """A task that may last 0 (an optional interval not yet present) and cannot fit in
+        its start window between the compulsory parts of the others lasts 0."""
+        s, d = self.starts, self.durations
+        n = len(s)
+        undecided = [k for k in range(n) if d[k].lo == 0 < d[k].hi]
+        if not undecided:
+            return
+        tasks = [k for k in range(n) if d[k].lo > 0]
+        segments = compulsory_profile(s, d, [1] * n, tasks)
+        if not segments:
+            return
+        journal = self.solver.journal
+        for k in undecided:
+            if earliest_fit(segments, s[k].lo, smallest_positive(d[k]), 1, 1) > s[k].hi:
+                if journal is not None:
+                    journal.current_code = NO_FIT + RULES * (k + 1)
+                d[k].set_max(0)
 
 
 class Cumulative(Propagator):
@@ -252,27 +321,21 @@ class Cumulative(Propagator):
         cap = c.hi
         for k in tasks:
             self._push(k, segments, cap)
+        # an undecided task (it may last 0: an optional interval not yet present) that
+        # cannot fit anywhere in its start window beside the compulsory parts lasts 0
+        for k in range(len(s)):
+            dk = d[k]
+            if dk.lo == 0 < dk.hi and 0 < r[k].lo <= cap:
+                q = smallest_positive(dk)
+                if earliest_fit(segments, s[k].lo, q, r[k].lo, cap) > s[k].hi:
+                    dk.set_max(0)
         self._overload(tasks, cap)
 
     def _profile(self, tasks: list[int]) -> list[tuple[int, int, int]]:
         """The compulsory parts [lst, ect) as disjoint segments (start, end, height) of
         positive height, in time order."""
-        s, d, r = self.starts, self.durations, self.demands
-        events: list[tuple[int, int]] = []
-        for k in tasks:
-            lst, ect = s[k].hi, s[k].lo + d[k].lo
-            if lst < ect:
-                events.append((lst, r[k].lo))
-                events.append((ect, -r[k].lo))
-        events.sort()
-        segments: list[tuple[int, int, int]] = []
-        height = 0
-        for e in range(len(events)):
-            t, delta = events[e]
-            height += delta
-            if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
-                segments.append((t, events[e + 1][0], height))
-        return segments
+        return compulsory_profile(self.starts, self.durations,
+                                  [r.lo for r in self.demands], tasks)
 
     def _push(self, k: int, segments: list[tuple[int, int, int]], cap: int) -> None:
         """Move task k's start bounds past the profile segments it cannot run beside."""
@@ -346,7 +409,7 @@ class NoOverlap2D(Propagator):
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         pair = journal.code[e]
         n = len(self.xs)
-        if not 0 <= pair < n * n:
+        if not 0 <= pair < n * n or pair // n >= pair % n:  # a stale code: no pair i < j
             return False
         ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
         return explain_separation(journal, ways, e, 0, out)
@@ -354,7 +417,7 @@ class NoOverlap2D(Propagator):
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
         pair = journal.current_code
         n = len(self.xs)
-        if not 0 <= pair < n * n:
+        if not 0 <= pair < n * n or pair // n >= pair % n:  # a stale code: no pair i < j
             return False
         ways = rectangle_ways(self.xs, self.ys, self.ws, self.hs, pair // n, pair % n)
         return explain_separation_failure(journal, ways, 0, out)
