@@ -33,6 +33,21 @@ from conundrum.propagators.scheduling_explain import (
 )
 
 
+def profile_segments(events: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The profile of parts given as events (time, +height at a start, -height at an end):
+    disjoint segments (start, end, height) of positive height, in time order. Sorts
+    `events`."""
+    events.sort()
+    out: list[tuple[int, int, int]] = []
+    height = 0
+    for e in range(len(events)):
+        t, delta = events[e]
+        height += delta
+        if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
+            out.append((t, events[e + 1][0], height))
+    return out
+
+
 class Tasks:
     """The bounds of a cumulative resource's tasks at one journal position: starts
     est..lst, smallest durations p, smallest demands h, the capacity's upper bound, and
@@ -66,15 +81,7 @@ class Tasks:
             if k != skip and self.lst[k] < self.ect[k]:
                 events.append((self.lst[k], self.h[k]))
                 events.append((self.ect[k], -self.h[k]))
-        events.sort()
-        out: list[tuple[int, int, int]] = []
-        height = 0
-        for e in range(len(events)):
-            t, delta = events[e]
-            height += delta
-            if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
-                out.append((t, events[e + 1][0], height))
-        return out
+        return profile_segments(events)
 
     def cover(self, a: int, b: int, need: int, skip: int, out: list[Pred]) -> bool:
         """Append the bounds of running tasks (but `skip`) whose compulsory parts cover

@@ -39,6 +39,7 @@ from conundrum.engine import BOUNDS, Inconsistency, IntView, Propagator, Solver
 from conundrum.propagators.cumulative_explain import (
     explain_cumulative,
     explain_cumulative_failure,
+    profile_segments,
 )
 from conundrum.propagators.disjunctive_explain import (
     EDGE_BACKWARD,
@@ -145,15 +146,7 @@ def compulsory_profile(starts: list[IntView], durations: list[IntView],
         if lst < ect:
             events.append((lst, heights[k]))
             events.append((ect, -heights[k]))
-    events.sort()
-    segments: list[tuple[int, int, int]] = []
-    height = 0
-    for e in range(len(events)):
-        t, delta = events[e]
-        height += delta
-        if e + 1 < len(events) and events[e + 1][0] > t and height > 0:
-            segments.append((t, events[e + 1][0], height))
-    return segments
+    return profile_segments(events)
 
 
 class Disjunctive(Propagator):
