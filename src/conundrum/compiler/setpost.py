@@ -44,9 +44,9 @@ TERNARY: dict[type, Callable[[int, int], int]] = {
 def rows_of(c: SetGlobal) -> int:
     """The truth table of c's relation at one element (bit 4a + 2b + c per allowed row)."""
     rows = 0
+    binary = BINARY.get(type(c))
     for a in (0, 1):
         for b in (0, 1):
-            binary = BINARY.get(type(c))
             if binary is not None:
                 if binary(a, b):
                     rows |= 1 << (4 * a + 2 * b)

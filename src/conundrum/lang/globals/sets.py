@@ -399,32 +399,26 @@ def _set_less(g: SetGlobal, strict: bool) -> Expr:
 
 class SetLe(SetGlobal):
     """a <= b in MiniZinc's order of sets: their sorted lists of elements compared
-    lexicographically."""
+    lexicographically (`strict`: a < b, SetLt)."""
 
     __slots__ = ()
     name = "set_le"
+    strict = False
 
     def holds(self, values: list[int]) -> bool:
         (a, b), _ = self.sets(values)
-        return _sorted_lex(a, b, False)
+        return _sorted_lex(a, b, self.strict)
 
     def decompose(self) -> Expr:
-        return _set_less(self, False)
+        return _set_less(self, self.strict)
 
 
-class SetLt(SetGlobal):
-    """a < b in MiniZinc's order of sets: their sorted lists of elements compared
-    lexicographically."""
+class SetLt(SetLe):
+    """a < b in MiniZinc's order of sets."""
 
     __slots__ = ()
     name = "set_lt"
-
-    def holds(self, values: list[int]) -> bool:
-        (a, b), _ = self.sets(values)
-        return _sorted_lex(a, b, True)
-
-    def decompose(self) -> Expr:
-        return _set_less(self, True)
+    strict = True
 
 
 def set_le(a: SetLike, b: SetLike) -> Expr:
