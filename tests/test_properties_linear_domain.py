@@ -221,3 +221,55 @@ def test_linear_eq_mistakes_are_model_errors(bad):
     x = m.int_vars(2, 0, 3, "x")
     with pytest.raises(cn.ModelError, match="linear_eq"):
         bad(m, x)
+
+
+def test_failed_call_is_not_taken_for_consistent_when_its_domains_return():
+    """Issue 40, item 1 (cell_block): a call that fails leaves its cache describing the
+    failing domains; when the search comes back to exactly those domains (a backjump, a
+    restart) the propagator must fail again, not return at once as if nothing changed."""
+    s, xs, p = post([1, 4, -1], [{1, 2, 3, 4}, {3, 4}, set(range(1, 17))], -4)
+    assert p is not None
+    for attempt in range(2):
+        s.trail.push_level()
+        with pytest.raises(Inconsistency):
+            for x, v in zip(xs, (3, 3, 12)):  # 3 + 4*3 - 12 - 4 != 0
+                x.assign(v)
+            s.fix_point()
+        s.clear_queue()
+        s.trail.pop_level()
+
+
+@settings(max_examples=scaled(2))
+@given(data=st.data(), n=st.integers(2, 4), c=st.integers(-12, 12))
+def test_same_domains_same_verdict_whatever_came_before(data, n, c):
+    """Propagation is a function of the domains: a step (each variable cut down to some of
+    its values, then the fixpoint), undone and made again, fails or keeps exactly what it
+    did the first time, whatever steps (failed or not) came in between."""
+    coefs = data.draw(st.lists(COEF, min_size=n, max_size=n), label="coefs")
+    domains = data.draw(st.lists(VALUES, min_size=n, max_size=n), label="domains")
+    s, xs, p = post(coefs, domains, c)
+    if p is None:
+        return
+    cuts = st.lists(st.one_of(st.none(), st.frozensets(st.integers(-4, 6), min_size=1)),
+                    min_size=n, max_size=n)
+    steps = data.draw(st.lists(cuts, min_size=1, max_size=8), label="steps")
+
+    def apply(step):
+        s.trail.push_level()
+        try:
+            for x, keep in zip(xs, step):
+                if keep is not None:
+                    x.keep_values(sorted(keep))
+            s.fix_point()
+            outcome = [tuple(x.values()) for x in xs]
+        except Inconsistency:
+            s.clear_queue()
+            outcome = None
+        s.trail.pop_level()
+        return outcome
+
+    first = []
+    for step in steps:
+        first.append(apply(step))
+        assert apply(step) == first[-1]  # at once again
+    assert [apply(step) for step in reversed(steps)] == first[::-1]  # after the others

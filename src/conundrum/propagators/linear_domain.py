@@ -106,7 +106,9 @@ class LinearEqDomain(Relation):
         self.seen_hi: list[int] = [0] * n
         self.seen_bits: list[int] = [0] * n
         self.valid = False  # the cache describes the seen domains
-        self.pruned = True  # the last call removed values after computing the cache
+        # the last call removed values after computing the cache, or failed on the seen
+        # domains: either way the next call on those domains must not return at once
+        self.pruned = True
 
     def views(self) -> list[IntView]:
         return self.xs
@@ -212,6 +214,10 @@ class LinearEqDomain(Relation):
                 sbits[k] = x.bits
             self.valid = True
         if not (self.fwd[n] >> self.target) & 1:
+            # the cache stays right (a function of the domains), but the early return
+            # above must not take these domains for consistent if the search comes back
+            # to them without this propagator running in between (a backjump, a restart)
+            self.pruned = True
             raise Inconsistency
         self.pruned = False
         fixed = 0
