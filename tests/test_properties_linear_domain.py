@@ -229,7 +229,7 @@ def test_failed_call_is_not_taken_for_consistent_when_its_domains_return():
     restart) the propagator must fail again, not return at once as if nothing changed."""
     s, xs, p = post([1, 4, -1], [{1, 2, 3, 4}, {3, 4}, set(range(1, 17))], -4)
     assert p is not None
-    for attempt in range(2):
+    for _ in range(2):
         s.trail.push_level()
         with pytest.raises(Inconsistency):
             for x, v in zip(xs, (3, 3, 12)):  # 3 + 4*3 - 12 - 4 != 0
