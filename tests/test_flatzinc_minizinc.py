@@ -211,6 +211,22 @@ def test_restarts_flag_passes_through(env, tmp_path):
     assert restarts and restarts[-1] > 0, out
 
 
+def test_no_lns_flag_passes_through(env):
+    """`minizinc --solver conundrum -t T --no-lns` (an extra flag of the solver
+    configuration) keeps the exact search under a time limit, where large neighbourhood
+    search is the default: the same tree as without a time limit, failure for failure."""
+    entry = next(e for e in MANIFEST if e["name"] == "golomb6")
+
+    def tree(*flags: str) -> list[str]:
+        out = minizinc(env, "conundrum", files(entry), "-s", *flags)
+        return [line for line in out.splitlines()
+                if line.startswith(("%%%mzn-stat: nodes=", "%%%mzn-stat: failures="))]
+
+    exact = tree()
+    assert len(exact) == 2 and tree("-t", "60000", "--no-lns") == exact
+    assert tree("-t", "60000") != exact  # LNS, the default under a time limit
+
+
 def test_json_stream_gives_objective_and_bound_with_every_solution(env, tmp_path):
     """`minizinc --json-stream -i -s`: each improving solution is followed by a statistics
     object with its objective and the bound proved so far; the objectives improve, every

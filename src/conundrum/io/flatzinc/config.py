@@ -19,7 +19,9 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                 ""],
                ["--lns", "optimise by large neighbourhood search even without a time limit "
                 "(with one it is the default)",
-                "bool", "false"]]
+                "bool", "false"],
+               ["--no-lns", "never optimise by large neighbourhood search, even under a time "
+                "limit (the exact search from the start)", "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
 
 
