@@ -8,6 +8,7 @@ exactly the model's solutions and the same optimum.
 - every global constraint of conundrum.lang, on one small instance each, both posted and
   reified (its truth value equal to a 0/1 variable, which checks where it is false too):
   Gecode's solutions are conundrum's;
+- the export includes the library file of each global it writes, and not globals.mzn;
 - example models (SEND + MORE = MONEY, a knapsack, a job shop with no_overlap and with
   cumulative, Golomb rulers): the same optimum (or solution) through the export and Gecode
   as through conundrum;
@@ -21,7 +22,9 @@ examples are few and small.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -254,6 +257,52 @@ def test_every_node_class_has_a_rule() -> None:
         c.__name__ for c in ours if c not in RULES and c not in TABLE)
     assert all(rule_for(TABLE, object.__new__(c)) for c in ours if issubclass(c, Global)
                and c is not Global)
+
+
+# ------------------------------------------------------------------ the files included
+
+def several_globals() -> cn.Model:
+    """A model with every global of GLOBALS posted, each on variables of its own, and the
+    orders GLOBALS does not name (decreasing, strictly increasing): every MiniZinc global
+    the export writes."""
+    m = cn.Model()
+    for k, make in enumerate(GLOBALS.values()):
+        m += make(m, f"g{k}_")
+    m += cn.decreasing(_xs(m, 3, 0, 2, "dec"))
+    m += cn.increasing(_xs(m, 3, 0, 3, "inc"), strict=True)
+    return m
+
+
+# the standard library's file of each global several_globals() writes (count's function
+# is in count_fn.mzn; arg_min.mzn needs arg_max.mzn in MiniZinc 2.6.4)
+SEVERAL_FILES = [
+    "all_different.mzn", "all_equal.mzn", "alldifferent_except_0.mzn", "among.mzn",
+    "arg_max.mzn", "arg_min.mzn", "bin_packing_load.mzn", "circuit.mzn", "count_fn.mzn",
+    "cumulative.mzn", "decreasing.mzn", "diffn.mzn", "disjunctive.mzn",
+    "disjunctive_strict.mzn", "global_cardinality.mzn", "increasing.mzn", "inverse.mzn",
+    "lex_less.mzn", "lex_lesseq.mzn", "nvalue.mzn", "regular.mzn", "strictly_decreasing.mzn",
+    "strictly_increasing.mzn", "subcircuit.mzn", "table.mzn", "value_precede.mzn",
+]
+
+
+def included(text: str) -> list[str]:
+    return re.findall(r'^include "(.*)";$', text, flags=re.MULTILINE)
+
+
+def test_the_export_includes_the_files_of_its_globals() -> None:
+    """One include per library file of the globals written, sorted, each a file of
+    MiniZinc's standard library; never globals.mzn; none for a model without globals."""
+    text = several_globals().to_minizinc()
+    assert included(text) == SEVERAL_FILES, text
+    assert "globals.mzn" not in text
+    r = subprocess.run(["minizinc", "--config-dirs"], capture_output=True, text=True,
+                       timeout=TIMEOUT, check=True)
+    std = os.path.join(json.loads(r.stdout)["mznStdlibDir"], "std")
+    assert [f for f in SEVERAL_FILES if not os.path.isfile(os.path.join(std, f))] == []
+    m = cn.Model()
+    x, y = m.int_vars("x y", 0, 3)
+    m += (x // (y + 1) == 1) | (cn.max([x, y]) - cn.min([x, 2]) == cn.element([1, 2], y))
+    assert included(m.to_minizinc()) == []
 
 
 # ---------------------------------------------------------------------- example models
