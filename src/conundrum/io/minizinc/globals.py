@@ -276,9 +276,17 @@ GLOBALS: dict[type, GlobalRule] = {
 }
 
 
-# MiniZinc's standard library refuses these in a reified context (an `abort` in their
-# fzn_*_reif.mzn): used as a value, they are written as their decomposition
-ROOT_ONLY: dict[type, bool] = {Circuit: True, Regular: True, ValuePrecede: True}
+# The globals a solver's library may have no reified form of: used as a value, they are
+# written as their decomposition. MiniZinc's standard library refuses circuit, subcircuit,
+# regular and value_precede there (an `abort` in their fzn_*_reif.mzn); Gecode 6.2.0's
+# library (Debian's flatzinc package, whose files shadow the standard ones of the same
+# name) defines the others by native predicates that have no reified version ("... is
+# used in a reified context but no reified version is available").
+ROOT_ONLY: dict[type, bool] = dict.fromkeys([
+    Circuit, Regular, ValuePrecede,  # the standard library's
+    AllDifferentExcept0, GlobalCardinality, Among, NValue, Inverse, BinPacking, NoOverlap,
+    Cumulative, NoOverlap2D,  # Gecode's
+], True)
 
 
 def global_term(x: Exporter, node: Global, args: list[Term]) -> Term | Substitute:
