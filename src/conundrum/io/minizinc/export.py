@@ -52,7 +52,8 @@ HELPERS = {
                   "function var int: floor_div(var int: a, var int: b) =\n"
                   "    (a - floor_mod(a, b)) div b;"),
     "sign": ("% -1, 0 or 1: a rational's numerator takes the divisor's sign\n"
-             "function var int: sign(var int: a) = bool2int(a > 0) - bool2int(a < 0);"),
+             "function var int: sign(var int: a) =\n"
+             "    if a > 0 then 1 elseif a < 0 then -1 else 0 endif;"),
 }
 
 # The files of MiniZinc's standard library (std/) that a global needs, where they are not
