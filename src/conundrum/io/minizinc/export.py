@@ -1,11 +1,12 @@
 """A Model as a MiniZinc model: `to_minizinc(model)`, behind `Model.to_minizinc`.
 
-The text declares each variable with its domain (a range, or a set literal when it has
-holes), states each constraint with MiniZinc's globals by their MiniZinc names (rules in
-nodes.py and globals.py, found by node class as the compiler finds its posting
-functions), the definedness conditions of divisions and element indices as constraints of
-their own, the objective when one is given, and an output item that prints every named
-variable as `name = value`, one a line. Its solutions are exactly the model's: the same
+The text includes the library file of each global it writes (never globals.mzn),
+declares each variable with its domain (a range, or a set literal when it has holes),
+states each constraint with MiniZinc's globals by their MiniZinc names (rules in nodes.py
+and globals.py, found by node class as the compiler finds its posting functions), the
+definedness conditions of divisions and element indices as constraints of their own, the
+objective when one is given, and an output item that prints every named variable as
+`name = value`, one a line. Its solutions are exactly the model's: the same
 assignments, the same optimum.
 """
 
@@ -51,7 +52,20 @@ HELPERS = {
                   "function var int: floor_div(var int: a, var int: b) =\n"
                   "    (a - floor_mod(a, b)) div b;"),
     "sign": ("% -1, 0 or 1: a rational's numerator takes the divisor's sign\n"
-             "function var int: sign(var int: a) = bool2int(a > 0) - bool2int(a < 0);"),
+             "function var int: sign(var int: a) =\n"
+             "    if a > 0 then 1 elseif a < 0 then -1 else 0 endif;"),
+}
+
+# The files of MiniZinc's standard library (std/) that a global needs, where they are not
+# just its name's file (`all_different` -> all_different.mzn). The export includes these
+# and never globals.mzn: globals.mzn includes every global, and some do not compile with
+# every solver's own library (with Debian's Gecode 6.2.0, inverse_fn.mzn calls an
+# `inverse` over optional variables that Gecode's inverse.mzn, shadowing the standard one,
+# does not declare).
+LIBRARY = {
+    "count": ("count_fn.mzn",),  # the function count(xs, v); count.mzn has the predicate
+    # MiniZinc 2.6.4's arg_min.mzn calls arg_max_total (its version over optional Booleans)
+    "arg_min": ("arg_min.mzn", "arg_max.mzn"),
 }
 
 
@@ -86,6 +100,7 @@ class Exporter:
         self.conditions: dict[str, None] = {}  # every condition, in order
         self.new: list[str] = []  # the conditions not written out yet
         self.helpers: set[str] = set()
+        self.includes: set[str] = set()  # the library files of the globals used
         self.reified: set[int] = set()  # the nodes used as values (see `mark`)
 
     def mark(self, tree: object, posted: bool = True) -> None:
@@ -102,6 +117,11 @@ class Exporter:
                 self.reified.add(id(node))
             keeps = posted and isinstance(node, BoolOp) and node.op == "and"
             stack.extend((a, keeps) for a in node.args)
+
+    def uses(self, name: str) -> str:
+        """A MiniZinc global's name, its library file noted for an include."""
+        self.includes.update(LIBRARY.get(name, (f"{name}.mzn",)))
+        return name
 
     def require(self, condition: str) -> None:
         """A condition every solution must satisfy (where an operation is defined)."""
@@ -217,7 +237,7 @@ def to_minizinc(model: Any, objective: object = None, sense: str = "min") -> str
         f"{len(constraints)} constraint{'s' * (len(constraints) != 1)}",
         "% (exported by Model.to_minizinc: / is exact, // and % are floor division and "
         "modulo)",
-        'include "globals.mzn";',
+        *(f'include "{f}";' for f in sorted(x.includes)),
         *(HELPERS[h] for h in helpers),
         *(["% variables"] if variables else []),
         *(f"var {_domain(v)}: {x.names[v.index]};" for v in variables),

@@ -114,7 +114,7 @@ def _in_range(x: Exporter, items: Sequence[object], texts: list[str], lo: int,
 
 def _simple(name: str, least: int = 2) -> GlobalRule:
     """A global over one array, true with fewer than `least` arguments."""
-    return lambda x, g, t: f"{name}({_list(t)})" if len(t) >= least else "true"
+    return lambda x, g, t: f"{x.uses(name)}({_list(t)})" if len(t) >= least else "true"
 
 
 def _global_cardinality(x: Exporter, g: GlobalCardinality, t: list[str]) -> str:
@@ -123,18 +123,18 @@ def _global_cardinality(x: Exporter, g: GlobalCardinality, t: list[str]) -> str:
         return "true"
     if not xs:
         return _all([f"({c} = 0)" for c in counts])
-    return f"global_cardinality({_list(xs)}, {_list([str(v) for v in g.values])}, " \
+    return f"{x.uses('global_cardinality')}({_list(xs)}, {_list([str(v) for v in g.values])}, " \
            f"{_list(counts)})"
 
 
 def _among(x: Exporter, g: Among, t: list[str]) -> str:
     if len(t) == 1 or not g.values:
         return f"({t[0]} = 0)"
-    return f"among({t[0]}, {_list(t[1:])}, {{{', '.join(map(str, g.values))}}})"
+    return f"{x.uses('among')}({t[0]}, {_list(t[1:])}, {{{', '.join(map(str, g.values))}}})"
 
 
 def _nvalue(x: Exporter, g: NValue, t: list[str]) -> str:
-    return f"nvalue({t[0]}, {_list(t[1:])})" if len(t) > 1 else f"({t[0]} = 0)"
+    return f"{x.uses('nvalue')}({t[0]}, {_list(t[1:])})" if len(t) > 1 else f"({t[0]} = 0)"
 
 
 def _table(x: Exporter, g: Table, t: list[str]) -> str:
@@ -143,7 +143,7 @@ def _table(x: Exporter, g: Table, t: list[str]) -> str:
     if not t:
         return "true"
     rows = " | ".join(", ".join(map(str, row)) for row in g.tuples)
-    return f"table({_list(t)}, [| {rows} |])"
+    return f"{x.uses('table')}({_list(t)}, [| {rows} |])"
 
 
 def _regular(x: Exporter, g: Regular, t: list[str]) -> str:
@@ -170,8 +170,8 @@ def _regular(x: Exporter, g: Regular, t: list[str]) -> str:
                               for v in range(lo, hi + 1)))
     symbols = [linear([(1, s)], 1 - lo) for s in t]  # value lo is symbol 1
     finals = ", ".join(str(number[q]) for q in sorted(g.accepting))
-    return (f"regular({_list(symbols)}, {len(states)}, {width}, [| {' | '.join(rows)} |], "
-            f"{number[g.start]}, {{{finals}}})")
+    return (f"{x.uses('regular')}({_list(symbols)}, {len(states)}, {width}, "
+            f"[| {' | '.join(rows)} |], {number[g.start]}, {{{finals}}})")
 
 
 def _circuit(x: Exporter, g: Circuit, t: list[str]) -> str:
@@ -182,14 +182,14 @@ def _circuit(x: Exporter, g: Circuit, t: list[str]) -> str:
         return "true"
     if n == 1:
         return f"({t[0]} = 0)"
-    return _all([*_in_range(x, g.args, t, 0, n - 1), f"{g.name}({x.array(t)})"])
+    return _all([*_in_range(x, g.args, t, 0, n - 1), f"{x.uses(g.name)}({x.array(t)})"])
 
 
 def _inverse(x: Exporter, g: Inverse, t: list[str]) -> str:
     n = len(t) // 2
     if n == 0:
         return "true"
-    return f"inverse({x.array(t[:n])}, {x.array(t[n:])})"
+    return f"{x.uses('inverse')}({x.array(t[:n])}, {x.array(t[n:])})"
 
 
 def _bin_packing(x: Exporter, g: BinPacking, t: list[str]) -> str:
@@ -199,7 +199,7 @@ def _bin_packing(x: Exporter, g: BinPacking, t: list[str]) -> str:
         return _all([f"({load} = 0)" for load in loads])
     if k == 0:
         return "false"
-    return (f"bin_packing_load({x.array(loads)}, {_list(bins)}, "
+    return (f"{x.uses('bin_packing_load')}({x.array(loads)}, {_list(bins)}, "
             f"{_list([str(s) for s in g.sizes])})")
 
 
@@ -209,7 +209,7 @@ def _no_overlap(x: Exporter, g: NoOverlap, t: list[str]) -> str:
     if n < 2:
         return _all(conditions)
     name = "disjunctive_strict" if g.strict else "disjunctive"
-    return _all([*conditions, f"{name}({_list(t[:n])}, {_list(durations)})"])
+    return _all([*conditions, f"{x.uses(name)}({_list(t[:n])}, {_list(durations)})"])
 
 
 def _cumulative(x: Exporter, g: Cumulative, t: list[str]) -> str:
@@ -219,7 +219,7 @@ def _cumulative(x: Exporter, g: Cumulative, t: list[str]) -> str:
     cd, durations = _nonnegative(x, g.args[n:2 * n], t[n:2 * n])
     cr, demands = _nonnegative(x, g.args[2 * n:3 * n], t[2 * n:3 * n])
     cc, _ = _nonnegative(x, g.args[-1:], t[-1:])
-    return _all([*cd, *cr, *cc, f"cumulative({_list(t[:n])}, {_list(durations)}, "
+    return _all([*cd, *cr, *cc, f"{x.uses('cumulative')}({_list(t[:n])}, {_list(durations)}, "
                  f"{_list(demands)}, {t[-1]})"])
 
 
@@ -228,23 +228,24 @@ def _no_overlap_2d(x: Exporter, g: NoOverlap2D, t: list[str]) -> str:
     conditions, _ = _nonnegative(x, g.args[2 * n:], t[2 * n:])
     if n < 2:
         return _all(conditions)
-    return _all([*conditions, f"diffn({', '.join(_list(t[k * n:(k + 1) * n]) for k in range(4))})"])
+    boxes = ", ".join(_list(t[k * n:(k + 1) * n]) for k in range(4))
+    return _all([*conditions, f"{x.uses('diffn')}({boxes})"])
 
 
 def _ordered(x: Exporter, g: Ordered, t: list[str]) -> str:
-    return f"{g.name}({_list(t)})" if len(t) >= 2 else "true"
+    return f"{x.uses(g.name)}({_list(t)})" if len(t) >= 2 else "true"
 
 
 def _lex(x: Exporter, g: Lex, t: list[str]) -> str:
     if g.n == 0:
         return "false" if g.strict else "true"
-    return f"{g.name}({_list(t[:g.n])}, {_list(t[g.n:])})"
+    return f"{x.uses(g.name)}({_list(t[:g.n])}, {_list(t[g.n:])})"
 
 
 def _value_precede(x: Exporter, g: ValuePrecede, t: list[str]) -> str:
     if g.s == g.t or not t:
         return "true"
-    return f"value_precede({g.s}, {g.t}, {_list(t)})"
+    return f"{x.uses('value_precede')}({g.s}, {g.t}, {_list(t)})"
 
 
 def _linear_eq(x: Exporter, g: LinearEquation, t: list[str]) -> str:
@@ -275,9 +276,17 @@ GLOBALS: dict[type, GlobalRule] = {
 }
 
 
-# MiniZinc's standard library refuses these in a reified context (an `abort` in their
-# fzn_*_reif.mzn): used as a value, they are written as their decomposition
-ROOT_ONLY: dict[type, bool] = {Circuit: True, Regular: True, ValuePrecede: True}
+# The globals a solver's library may have no reified form of: used as a value, they are
+# written as their decomposition. MiniZinc's standard library refuses circuit, subcircuit,
+# regular and value_precede there (an `abort` in their fzn_*_reif.mzn); Gecode 6.2.0's
+# library (Debian's flatzinc package, whose files shadow the standard ones of the same
+# name) defines the others by native predicates that have no reified version ("... is
+# used in a reified context but no reified version is available").
+ROOT_ONLY: dict[type, bool] = dict.fromkeys([
+    Circuit, Regular, ValuePrecede,  # the standard library's
+    AllDifferentExcept0, GlobalCardinality, Among, NValue, Inverse, BinPacking, NoOverlap,
+    Cumulative, NoOverlap2D,  # Gecode's
+], True)
 
 
 def global_term(x: Exporter, node: Global, args: list[Term]) -> Term | Substitute:

@@ -202,7 +202,7 @@ def _arg_extreme(x: Exporter, node: ArgExtreme, args: list[Term]) -> Term:
     if len(args) == 1:
         return constant(0)
     nums, _ = _numbers(args)  # a common positive denominator keeps the order
-    return integer(f"{node.name}({x.array(nums)})")
+    return integer(f"{x.uses(node.name)}({x.array(nums)})")
 
 
 def _rel(x: Exporter, node: Rel, args: list[Term]) -> Term:
@@ -257,7 +257,7 @@ def _count(x: Exporter, node: Count, args: list[Term]) -> Term:
     if len(args) == 1:
         return constant(0)
     nums, _ = _numbers(args)
-    return integer(f"count({listing(nums[1:])}, {bare(nums[0])})", 0)
+    return integer(f"{x.uses('count')}({listing(nums[1:])}, {bare(nums[0])})", 0)
 
 
 NODES: dict[type, Rule] = {

@@ -122,9 +122,14 @@ def integer(text: str, sign: int = 0) -> Term:
 
 
 def as_int(t: Term) -> str:
-    """The text of an integer term, a truth value read as 0 or 1."""
+    """The text of an integer term, a truth value read as 0 or 1: `if p then 1 else 0
+    endif`, not `bool2int(p)`. Where the solver's library has half-reified constraints
+    (Gecode's does), MiniZinc 2.6.4 may half-reify the argument of a bool2int under a
+    negation or a product the wrong way round: `not (3 * bool2int(y < 0) > 1)` becomes
+    `int_le_imp(y, -1, false)`, true for every y. The condition of an if-then-else is
+    always fully reified."""
     if t.kind == "bool":
-        return f"bool2int({bare(t.text)})"
+        return f"(if {bare(t.text)} then 1 else 0 endif)"
     if t.kind == "rat":  # (callers test the kind first: a bug, not a user error)
         raise TypeError("a rational where an integer is needed")
     return t.text
