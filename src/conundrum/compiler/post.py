@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from conundrum.compiler.linear import ONE, Lin, is_integer
 from conundrum.compiler.reify import parity, rel_form
 from conundrum.compiler.setpost import post_set_relation
+from conundrum.compiler.tabulate import tabulable
 from conundrum.engine import Inconsistency, IntView
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, render
@@ -97,6 +98,10 @@ def _connective(cx: Compiler, c: BoolOp) -> Sequence[object]:
         post_rel(cx, NEGATED[c.args[0].op], c.args[0])
         return ()
     if c.op in ("or", "xor"):
+        if tabulable(c, lambda v: cx.by_index[v.index].size()):
+            # over one variable: its table, made true, keeps exactly the values that
+            # satisfy it (a clause over reified relations would keep them all)
+            return _true(cx, c)
         parts = [cx.value(a)[0] for a in _operands(c)]
         if c.op == "or":  # 1 - sum <= 0
             cx.post_linear(_total(parts).scaled(-1).plus(ONE), "le")

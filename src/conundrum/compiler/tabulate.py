@@ -25,7 +25,19 @@ from itertools import product
 from typing import Any
 
 from conundrum.compiler.powers import check_power
-from conundrum.lang.expr import Abs, BinOp, Expr, MinMax, Pow, Sum, Var, postorder, render
+from conundrum.lang.expr import (
+    Abs,
+    BinOp,
+    BoolOp,
+    Expr,
+    MinMax,
+    Pow,
+    Rel,
+    Sum,
+    Var,
+    postorder,
+    render,
+)
 from conundrum.lang.tree import canonical, rule_for
 from conundrum.propagators import arith
 
@@ -48,13 +60,26 @@ def _always(node: Expr) -> bool:
     return True
 
 
-# the node classes that may root a non-linear subtree, and whether a node does
+def _not_negation(node: BoolOp) -> bool:
+    return node.op != "not"  # not c is 1 - c: linear already
+
+
+# the node classes that may root a non-linear subtree, and whether a node does. A
+# connective over relations of one variable is tabulated too: `(x == 1) | (x == 3)` used
+# as a value is then one domain-consistent table (x, truth), where its decomposition
+# (a clause over reified equalities) cannot remove x = 2 when the truth is 1: that is
+# MiniZinc's `set_in_reif` over a constant set (car sequencing's channelling)
 NONLINEAR: dict[type, Callable[[Any], bool]] = {
     BinOp: _product_nonlinear,
     Pow: _always,
     Abs: _always,
     MinMax: _always,
+    BoolOp: _not_negation,
 }
+# the most variables a subtree rooted at a node of these classes may have to be tabulated
+# (MAX_VARIABLES for the others): a connective over two variables or more keeps its
+# clause over reified relations, whose linear structure a table would hide
+ROOT_VARIABLES: dict[type, int] = {BoolOp: 1}
 
 
 def is_nonlinear_root(node: Expr) -> bool:
@@ -68,14 +93,17 @@ def tabulable(node: Expr, size: Callable[[Var], int]) -> list[Var] | None:
     subtree small enough to tabulate; None otherwise."""
     if not is_nonlinear_root(node):
         return None
+    most = rule_for(ROOT_VARIABLES, node) or MAX_VARIABLES
     variables: dict[int, Var] = {}
     for sub in postorder(node):
         if rule_for(COLUMN, sub) is None:
-            return None  # not arithmetic: a relation, an element, ...
+            return None  # not arithmetic: an element, a global, ...
         if isinstance(sub, Var) and sub.index not in variables:
             variables[sub.index] = sub
-            if len(variables) > MAX_VARIABLES:
+            if len(variables) > most:
                 return None
+    if not variables:
+        return None
     combos = 1
     for v in variables.values():
         combos *= size(v)
@@ -152,6 +180,13 @@ def _abs_column(sub: Abs, cols: _Columns) -> list[Value]:
             for x in cols.of(sub.args[0])]
 
 
+def _computed_column(sub: Rel | BoolOp, cols: _Columns) -> list[Value]:
+    """A relation's or connective's truth (0 or 1) by the node's own `compute`."""
+    args = [cols.of(a) for a in sub.args]
+    return [None if any(x is None for x in xs) else sub.compute(list(xs))  # type: ignore[arg-type]
+            for xs in zip(*args)]
+
+
 def _minmax_column(sub: MinMax, cols: _Columns) -> list[Value]:
     args = [cols.of(a) for a in sub.args]
     pick = max if sub.is_max else min
@@ -159,7 +194,7 @@ def _minmax_column(sub: MinMax, cols: _Columns) -> list[Value]:
             for xs in zip(*args)]
 
 
-# the arithmetic node classes, each with its column over every assignment
+# the node classes a table may stand for, each with its column over every assignment
 COLUMN: dict[type, Callable[[Any, _Columns], list[Value]]] = {
     Var: _var_column,
     Sum: _sum_column,
@@ -167,6 +202,8 @@ COLUMN: dict[type, Callable[[Any, _Columns], list[Value]]] = {
     Pow: _pow_column,
     Abs: _abs_column,
     MinMax: _minmax_column,
+    Rel: _computed_column,
+    BoolOp: _computed_column,
 }
 
 
