@@ -42,7 +42,7 @@ def test_projected_solutions_are_the_distinct_projections(case, opts, phase) -> 
     idx = case["idx"]
     xs = b.xs
     project = [xs[i] for i in idx]
-    if phase:  # a phase over every variable, the last first: the projection still leads
+    if phase:  # a phase over every variable, the last first: followed before the projection
         opts = dict(opts, phases=[(list(reversed(xs)), "input_order", "max")])
     got = []
     for sol in b.m.solutions(project=project, time_limit=TIME_LIMIT, **opts):

@@ -23,7 +23,10 @@ heuristics); once they are all fixed the node is a *completion*: the rest is sea
 until one solution is found, then the search backtracks into the projection variables (a
 completion without solution is simply a failure). Under branch and bound the objective must
 be fixed too before a node counts as a completion, so that a better solution with the same
-projection is never cut away. Without `project` the search is the plain one.
+projection is never cut away. When the phases name variables outside the projection (a
+MiniZinc annotation on introduced variables), they are followed first instead, as Gecode
+follows them; a node is then a completion once the projection is fixed, and a projection met
+again down another branch is skipped. Without `project` the search is the plain one.
 """
 
 from __future__ import annotations
@@ -158,11 +161,12 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
                                        n if kind == "bbs" else None, options)
         elif switching:
             try:
-                yield from runner.dfs()
+                yield from runner.dfs(seen=runner.repeated())
             except _Switch:
                 yield from _learn_on(runner, bound, options)
         else:
-            yield from runner.dfs(fail_limit=n if kind == "bbs" else None)
+            yield from runner.dfs(fail_limit=n if kind == "bbs" else None,
+                                  seen=runner.repeated())
     except _Stop:
         pass  # check_limits named the limit in stats.stopped_by
     except TimeUp:
@@ -271,20 +275,36 @@ class _Runner:
         self.completing = False
         self.project_phases: list[tuple[list[IntVar], VarChooser, ValueChooser]] = []
         self.key_vars: list[IntView] = list(branch_vars)
+        # phases over variables outside the projection (a MiniZinc search annotation on
+        # introduced variables) are followed as given, as Gecode follows them: a node is
+        # a completion once the projection is fixed, whatever was branched on before, and
+        # a projection reached again down another branch is not reported twice (`seen`)
+        self.phases_first = False
         if project is not None:
             members = {id(x) for x in project}
+            self.phases_first = any(id(x) not in members
+                                    for xs, _, _ in self.phases for x in xs)
             for xs, select_var, select_value in self.phases:
                 ys = [x for x in xs if id(x) in members]
-                if ys:
+                if ys and not self.phases_first:
                     self.project_phases.append((ys, select_var, select_value))
-            self.project_phases.append((list(project), self.select_var, self.select_value))
+            if not self.phases_first:
+                self.project_phases.append((list(project), self.select_var,
+                                            self.select_value))
             self.key_vars = list(project)
             if bound is not None:
                 self.key_vars.append(bound.obj)
+        self.project: list[IntVar] = list(project) if project is not None else []
 
     def projected_alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
-        """Like alternatives(), the projection variables first; sets self.completing when
-        they (and the objective, under branch and bound) are all fixed."""
+        """Like alternatives(), the projection variables first (unless the phases come
+        first, see __init__); sets self.completing when they (and the objective, under
+        branch and bound) are all fixed."""
+        if self.phases_first:
+            bound = self.bound
+            self.completing = (bound is None or bound.obj.lo == bound.obj.hi) and all(
+                x.lo == x.hi for x in self.project)
+            return self.alternatives()
         for xs, select_var, select_value in self.project_phases:
             x = select_var(xs)
             if x is not None:
@@ -352,8 +372,14 @@ class _Runner:
                 stats.propagations = self.solver.propagations
                 self.on_progress(stats)
 
+    def repeated(self) -> set[tuple[int, ...]] | None:
+        """The reported projections to skip when met again (a set to fill), when the
+        tree may reach one projection down two branches; None when it cannot."""
+        return set() if self.phases_first else None
+
     def is_new(self, seen: set[tuple[int, ...]] | None) -> bool:
-        """Record the current solution; False if an earlier LDS iteration reported it."""
+        """Record the current solution; False if it was reported before (an earlier LDS
+        iteration, or another branch that reached the same projection)."""
         if seen is None:
             return True
         # auxiliaries follow from the variables; a projected search reports projections
