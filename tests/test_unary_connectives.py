@@ -53,11 +53,15 @@ def connectives(draw, depth=2):
                 "xor": lambda p, q: p != q, "implies": lambda p, q: (not p) or q}[kind]
         leaves.append((lambda x, a=a, b=b, f=build: f(a[0](x), b[0](x)),
                        lambda v, a=a, b=b, g=mean: g(a[1](v), b[1](v))))
-    build, meaning = leaves[0]
+    pair = leaves[0]
     for other in leaves[1:]:  # what is left: one disjunction
-        build = (lambda x, p=build, q=other[0]: p(x) | q(x))
-        meaning = (lambda v, p=meaning, q=other[1]: p(v) or q(v))
-    return build, meaning
+        pair = _either(pair, other)
+    return pair
+
+
+def _either(a, b):
+    """The disjunction of two (build, meaning) pairs."""
+    return (lambda x: a[0](x) | b[0](x)), (lambda v: a[1](v) or b[1](v))
 
 
 def _rel(x, op, c):
