@@ -32,6 +32,10 @@ class Aux:
         # Compiler.finish
         self.definitions: list[tuple[Propagator, tuple[IntVar, ...]]] = []
         self.const_vars: dict[int, IntVar] = {}
+        # node id -> the engine variable its truth value is to be: a top-level `b == c`
+        # over a 0/1 variable b names b as c's truth (post.py), instead of a new 0/1
+        # variable and a propagator keeping the two equal on every change
+        self.truth_targets: dict[int, IntVar] = {}
 
     def post_prop(self, prop: Propagator) -> None:
         self.solver.post(prop)
@@ -68,6 +72,12 @@ class Aux:
 
     def aux(self, lo: int, hi: int) -> IntVar:
         return self.solver.int_var(lo, hi)
+
+    def truth(self, node: object = None) -> IntVar:
+        """The 0/1 variable to hold a node's truth: the one a top-level equality named
+        for it (truth_targets), else a new one."""
+        target = self.truth_targets.pop(id(node), None) if node is not None else None
+        return target if target is not None else self.aux(0, 1)
 
     def fraction(self, scale: int) -> IntVar:
         """The scaled fractional part of a tabulated quotient, 0..scale-1. It takes only as

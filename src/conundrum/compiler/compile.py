@@ -46,32 +46,56 @@ class Compiler(Aux):
         # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
         self.plans: dict[int, tuple[list[IntVar], list[tuple[tuple[int, ...], int | Fraction]],
                                     int]] = {}
-        self.engine_vars: list[IntVar] = []
-        for v in variables:
-            if v.domain_values is not None:
-                ev = self.solver.int_var_values(v.domain_values, v.name)
-                if ev.bits < 0:
-                    # too wide for a bit set: the interval keeps bounds only, so the
-                    # listed values are enforced by a membership propagator
-                    self.post_prop(rel.Member(self.solver, ev, list(v.domain_values)))
-            else:
-                ev = self.solver.int_var(v.lo, v.hi, v.name)
-            self.engine_vars.append(ev)
+        merged = normalise.merged_variables(constraints)
+        # a variable equal to another (x == y, offset 0: MiniZinc's bool2int, a renaming)
+        # is that variable's engine variable itself, in both places of the decision list:
+        # a second variable kept equal by a propagator would double every change of it
+        same = {i: r for i, r, offset in merged if offset == 0}
         # model variable index -> engine variable: a snapshot may hold only some of the
         # model's variables (an explanation compiles a few constraints over their own)
-        self.by_index: dict[int, IntVar] = {v.index: ev for v, ev in zip(variables,
-                                                                          self.engine_vars)}
-        self.decision_count = len(self.engine_vars)
+        self.by_index: dict[int, IntVar] = {}
+        for v in variables:
+            if v.index not in same:
+                self.by_index[v.index] = self._engine_var(v)
+        for v in variables:
+            if v.index in same:
+                root = self.by_index[same[v.index]]
+                self._restrict(root, v)
+                self.by_index[v.index] = root
+        self.engine_vars: list[IntVar] = [self.by_index[v.index] for v in variables]
+        self.decision_count = len(self.solver.vars)
         # variable index -> (engine variable, offset) it is compiled as (normalise.py)
         self.alias: dict[int, tuple[IntVar, int]] = {}
-        for i, r, offset in normalise.merged_variables(constraints):
+        for i, r, offset in merged:
             root = self.by_index[r]
             self.alias[i] = (root, offset)
-            self.post_prop(rel.EqualOffset(self.solver, self.by_index[i], root, offset))
+            if offset:
+                self.post_prop(rel.EqualOffset(self.solver, self.by_index[i], root, offset))
         for c in constraints:
             if deadline and time.perf_counter() > deadline:
                 raise TimeUp
             post(self, c)
+
+    def _engine_var(self, v: Var) -> IntVar:
+        """A new engine variable with v's domain."""
+        if v.domain_values is None:
+            return self.solver.int_var(v.lo, v.hi, v.name)
+        ev = self.solver.int_var_values(v.domain_values, v.name)
+        if ev.bits < 0:
+            # too wide for a bit set: the interval keeps bounds only, so the listed values
+            # are enforced by a membership propagator
+            self.post_prop(rel.Member(self.solver, ev, list(v.domain_values)))
+        return ev
+
+    def _restrict(self, ev: IntVar, v: Var) -> None:
+        """Keep in ev only the values of v's domain (v shares ev; raises Inconsistency
+        when none is left)."""
+        ev.set_bounds(v.lo, v.hi)
+        if v.domain_values is not None:
+            if ev.bits >= 0:
+                ev.keep_values(v.domain_values)
+            else:
+                self.post_prop(rel.Member(self.solver, ev, list(v.domain_values)))
 
     def finish(self, drop_bits: bool = True) -> None:
         """Last touches before search, once every constraint is posted:

@@ -105,7 +105,9 @@ def _tabulate(cx: Compiler, node: Expr) -> Rat:
         raise Inconsistency
     if scale == 1:
         values = [int(v) for _, v in rows]  # whole numbers when the scale is 1
-        z = cx.aux(min(values), max(values))
+        lo, hi = min(values), max(values)
+        # a truth value (a tabulated connective) may have its variable named already
+        z = cx.truth(node) if node.boolean and 0 <= lo and hi <= 1 else cx.aux(lo, hi)
         cx.post_table([*evs, z], [(*t, v) for (t, _), v in zip(rows, values)], (z,))
         return Lin.of(z), ONE
     parts = [(t, math.floor(v), int((v - math.floor(v)) * scale)) for t, v in rows]

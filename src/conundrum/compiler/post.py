@@ -17,9 +17,9 @@ from conundrum.compiler.linear import ONE, Lin, is_integer
 from conundrum.compiler.reify import parity, rel_form
 from conundrum.compiler.setpost import post_set_relation
 from conundrum.compiler.tabulate import tabulable
-from conundrum.engine import Inconsistency, IntView
+from conundrum.engine import Inconsistency, IntVar, IntView
 from conundrum.lang.errors import ModelError
-from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, render
+from conundrum.lang.expr import BoolConst, BoolOp, Expr, Global, Rel, Var, postorder, render
 from conundrum.lang.globals import (
     AllDifferent,
     AllDifferentExcept0,
@@ -162,9 +162,30 @@ CONSTRAINT: dict[type, Callable[[Compiler, Any], Sequence[object]]] = {
 
 def post_rel(cx: Compiler, op: str, c: Rel) -> None:
     """Post (a OP b) for the two sides of relation c."""
+    if op == "==":
+        _name_truth(cx, c.args[0], c.args[1])
+        _name_truth(cx, c.args[1], c.args[0])
     a, b = cx.value(c.args[0]), cx.value(c.args[1])
+    cx.truth_targets.clear()  # what was not taken (a negation, a global, ...)
     lin, r = rel_form(cx, op, a, b)
     cx.post_linear(lin, r)
+
+
+def _name_truth(cx: Compiler, side: object, other: object) -> None:
+    """`b == c` with b a 0/1 variable and c a connective or relation not compiled yet
+    (MiniZinc's `bool_eq_reif`, `array_bool_or(xs, r)`, `int_le_reif(x, y, r)`): b itself
+    is to be c's truth (Aux.truth), rather than a new 0/1 variable kept equal to b."""
+    if not (isinstance(side, Var) and isinstance(other, Expr)) or isinstance(other, Var):
+        return
+    if not other.boolean or id(other) in cx.values:
+        return
+    if any(isinstance(n, Var) and n.index == side.index for n in postorder(other)):
+        return  # b == (b | y): b would be both the truth and an operand
+    n, d = cx.value(side)
+    coefs, xs, const = n.parts()
+    if d.is_const() and d.const == 1 and const == 0 and coefs == [1] and \
+            isinstance(xs[0], IntVar) and 0 <= xs[0].lo and xs[0].hi <= 1:
+        cx.truth_targets[id(other)] = xs[0]
 
 
 # ------------------------------------------------ globals, by class

@@ -48,21 +48,22 @@ def rel_form(aux: Aux, op: str, a: Rat, b: Rat) -> tuple[Lin, str]:
     raise ModelError(f"unknown relation {op}")
 
 
-def reify_linear(aux: Aux, lin: Lin, r: str) -> Lin:
-    """A 0/1 form equal to (L r 0)."""
+def reify_linear(aux: Aux, lin: Lin, r: str, node: object = None) -> Lin:
+    """A 0/1 form equal to (L r 0); `node`, the expression it is the truth of (its truth
+    variable may be named already, see Aux.truth)."""
     coefs, xs, c = lin.parts()
     if not xs:
         truth = (c <= 0) if r == "le" else (c == 0) if r == "eq" else (c != 0)
         return Lin(None, int(truth))
-    b = aux.aux(0, 1)
+    b = aux.truth(node)
     aux.post_prop(reified.ReifiedLinear(aux.solver, b, r, coefs, xs, c))
     return Lin.of(b)
 
 
-def reify_rel(aux: Aux, op: str, a: Rat, b: Rat) -> Lin:
-    """A 0/1 form equal to (a OP b)."""
+def reify_rel(aux: Aux, op: str, a: Rat, b: Rat, node: object = None) -> Lin:
+    """A 0/1 form equal to (a OP b) (`node`: as for reify_linear)."""
     lin, r = rel_form(aux, op, a, b)
-    return reify_linear(aux, lin, r)
+    return reify_linear(aux, lin, r, node)
 
 
 # ------------------------------------------------ the truth of a node, by class
@@ -75,7 +76,7 @@ def _var(cx: Compiler, node: Var) -> Lin:
 
 
 def _rel(cx: Compiler, node: Rel) -> Lin:
-    return reify_rel(cx, node.op, cx.rat(node.args[0]), cx.rat(node.args[1]))
+    return reify_rel(cx, node.op, cx.rat(node.args[0]), cx.rat(node.args[1]), node)
 
 
 def _bool_op(cx: Compiler, node: BoolOp) -> Lin:
@@ -86,18 +87,18 @@ def _bool_op(cx: Compiler, node: BoolOp) -> Lin:
         total = Lin(None, len(parts))
         for p in parts:
             total = total.plus(p, -1)
-        return reify_linear(cx, total, "le")
+        return reify_linear(cx, total, "le", node)
     if node.op == "or":  # 1 - sum <= 0
         total = ONE
         for p in parts:
             total = total.plus(p, -1)
-        return reify_linear(cx, total, "le")
+        return reify_linear(cx, total, "le", node)
     if node.op == "implies":  # a - b <= 0
-        return reify_linear(cx, parts[0].plus(parts[1], -1), "le")
+        return reify_linear(cx, parts[0].plus(parts[1], -1), "le", node)
     if node.op == "xor" and len(parts) == 2:  # a + b - 1 == 0
-        return reify_linear(cx, parts[0].plus(parts[1]).plus(ONE, -1), "eq")
+        return reify_linear(cx, parts[0].plus(parts[1]).plus(ONE, -1), "eq", node)
     if node.op == "xor":  # parity: r == sum - 2k
-        r = cx.aux(0, 1)
+        r = cx.truth(node)
         cx.post_linear(parity(cx, parts).plus(Lin.of(r), -1), "eq")
         return Lin.of(r)
     raise ModelError(f"{render(node)} cannot be used as a constraint")

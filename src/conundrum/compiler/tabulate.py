@@ -183,7 +183,7 @@ def _abs_column(sub: Abs, cols: _Columns) -> list[Value]:
 def _computed_column(sub: Rel | BoolOp, cols: _Columns) -> list[Value]:
     """A relation's or connective's truth (0 or 1) by the node's own `compute`."""
     args = [cols.of(a) for a in sub.args]
-    return [None if any(x is None for x in xs) else sub.compute(list(xs))  # type: ignore[arg-type]
+    return [None if any(x is None for x in xs) else sub.compute(list(xs))
             for xs in zip(*args)]
 
 

@@ -1,0 +1,98 @@
+"""The compiler makes no engine variable that only mirrors another (issue 41, per-node
+cost): a model variable equal to another (`x == y`, MiniZinc's `bool2int`) is that
+variable's engine variable, and a top-level `b == c` over a 0/1 variable b makes b the
+truth of c (MiniZinc's `_reif` builtins, `array_bool_or(xs, r)`), where each used to be a
+second variable and a propagator keeping the two equal on every change. The answers are
+the brute-force ones."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import conundrum as cn
+from conundrum.compiler.compiled import compile_model
+from conundrum.io.flatzinc.build import read
+from conundrum.propagators.rel import EqualOffset
+
+
+def compiled(m):
+    c = compile_model(m.variables, m.constraints)
+    assert c is not None
+    return c
+
+
+def test_equal_variables_share_one_engine_variable():
+    m = cn.Model()
+    x = m.int_var(1, 5, "x")
+    y = m.int_var([3, 4, 6, 8], "y")
+    z = m.int_var(0, 9, "z")
+    m += x == y
+    m += z == x + 1  # an offset: a view kept by a propagator, as before
+    c = compiled(m)
+    assert c.decision[0] is c.decision[1]
+    assert list(c.decision[0].values()) == [3, 4]  # both domains at once
+    assert sum(isinstance(p, EqualOffset) for p in c.solver.propagators) == 1
+    sols = sorted((s[x], s[y], s[z]) for s in m.solutions())
+    assert sols == [(3, 3, 4), (4, 4, 5)]
+
+
+def test_equal_variables_with_disjoint_domains_have_no_solution():
+    m = cn.Model()
+    x = m.int_var(1, 3, "x")
+    y = m.int_var(5, 7, "y")
+    m += x == y
+    assert m.solve() is None and m.count() == 0
+
+
+def test_equal_wide_variables_keep_the_listed_values():
+    """A bounds-only variable (too wide for a bit set) equal to one with listed values
+    keeps exactly those values (a membership propagator, as for its own domain)."""
+    m = cn.Model()
+    x = m.int_var(-10**12, 10**12, "x")
+    y = m.int_var([-10**11, 5, 10**11], "y")
+    m += x == y
+    assert sorted(s[x] for s in m.solutions()) == [-10**11, 5, 10**11]
+
+
+@pytest.mark.parametrize("relation", ["x < y", "(x == 1) | (y == 2)", "x + y == 3",
+                                      "cn.xor(x == 0, y == 0, x == y)", "~(x == y)"])
+def test_a_truth_equality_makes_no_mirror(relation):
+    """`b == c` at the top level: no variable kept equal to b by a propagator, and the
+    solutions of brute force, with b free, fixed to 0 and fixed to 1."""
+    for fixed in (None, 0, 1):
+        m = cn.Model()
+        x, y = m.int_vars("x y", 0, 3)
+        b = m.bool_var("b")
+        c = eval(relation, {"cn": cn, "x": x, "y": y})
+        m += b == c
+        if fixed is not None:
+            m += b == fixed
+        assert not any(isinstance(p, EqualOffset) for p in compiled(m).solver.propagators)
+        expected = set()
+        for vx, vy in itertools.product(range(4), repeat=2):
+            truth = {"x < y": vx < vy, "(x == 1) | (y == 2)": vx == 1 or vy == 2,
+                     "x + y == 3": vx + vy == 3,
+                     "cn.xor(x == 0, y == 0, x == y)": (vx == 0) ^ (vy == 0) ^ (vx == vy),
+                     "~(x == y)": vx != vy}[relation]
+            if fixed is None or int(truth) == fixed:
+                expected.add((vx, vy, int(truth)))
+        assert {(s[x], s[y], s[b]) for s in m.solutions()} == expected
+
+
+def test_truth_named_in_flatzinc_reified_builtins():
+    """MiniZinc's reified builtins name their truth variable: the FlatZinc of a clause
+    and a reified comparison compiles to no mirror variable."""
+    problem = read("var 0..3: x :: output_var;\nvar 0..3: y :: output_var;\n"
+                   "var bool: r :: output_var;\nvar bool: s :: output_var;\n"
+                   "constraint int_le_reif(x, y, r);\n"
+                   "constraint array_bool_or([r, s], true);\n"
+                   "constraint int_eq_reif(x, 2, s);\nsolve satisfy;\n")
+    c = compiled(problem.model)
+    assert not any(isinstance(p, EqualOffset) for p in c.solver.propagators)
+    got = {tuple(s[v] for v in problem.model.variables[:4])
+           for s in problem.model.solutions()}
+    expected = {(vx, vy, int(vx <= vy), int(vx == 2)) for vx in range(4) for vy in range(4)
+                if vx <= vy or vx == 2}
+    assert got == expected
