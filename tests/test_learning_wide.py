@@ -110,3 +110,153 @@ def test_explanation_memory_does_not_follow_the_width() -> None:
     small = _peak(10**6)
     huge = _peak(10**300)
     assert huge < 2 * small + 64 * 1024, (small, huge)
+
+
+# ------------------------------------------ explanations of wide entries, one by one
+# Each builds an engine state by hand, with a journal, where a propagator moved a bound of
+# a bounds-only domain of 2 * 10^300 values a little (or far), and asks for the entry's
+# explanation: a walk over the values between would never end.
+
+W300 = 10**300
+
+
+GUARD = 120  # seconds: a walk over 10^300 values never ends; these end in a moment
+
+
+def _guarded(check: str, *args: object) -> None:
+    """Run `check(*args)` of this module in a child process, so that a regression that walks
+    the span (in compiled code too, where no signal gets in) fails the test instead of
+    hanging the run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    # the child imports the conundrum this process runs (a relative PYTHONPATH=src would
+    # not do from another directory) and this module
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(cn.__file__).resolve().parents[1]), env.get("PYTHONPATH", "")])
+    code = f"import test_learning_wide as t; t.{check}(*{args!r})"
+    try:
+        done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent,
+                              env=env, capture_output=True, text=True, timeout=GUARD,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{check}{args!r} ran for {GUARD} s: a walk across the domain?")
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def _journal_of(solver: object) -> object:
+    from conundrum.engine.journal import Journal
+
+    journal = Journal(solver)  # type: ignore[arg-type]
+    journal.attach()
+    solver.trail.push_level()  # type: ignore[attr-defined]
+    return journal
+
+
+def _entries_of(journal: object, p: object) -> list[int]:
+    """The journal entries propagator p made."""
+    return [e for e in range(len(journal))  # type: ignore[arg-type]
+            if journal.reason[e] is p]  # type: ignore[attr-defined]
+
+
+def _held_before(journal: object, e: int, preds: list[object]) -> None:
+    from conundrum.engine.journal import NOT_TRUE
+
+    for q in preds:
+        b = journal.became_true(q.var.index, q.kind, q.value)  # type: ignore
+        assert b != NOT_TRUE and b < e, f"{q} does not hold before entry {e}"
+
+
+def check_removed_values_of_a_wide_entry() -> None:
+    """reasons.removed_values (element, circuit and bin packing explanations): a bound
+    moved by one on a domain of 2 * 10^300 values is one value; moved far, too many."""
+    from conundrum.engine import Solver
+    from conundrum.engine.reasons import removed_values
+
+    s = Solver()
+    x = s.int_var(-W300, W300, "x")
+    journal = _journal_of(s)
+    x.set_min(-W300 + 1)
+    x.set_max(W300 - 2)
+    x.set_min(0)
+    assert removed_values(journal, 0, 1) == [-W300]  # type: ignore[arg-type]
+    assert removed_values(journal, 1, 5) == [W300 - 1, W300]  # type: ignore[arg-type]
+    assert removed_values(journal, 1, 1) is None  # type: ignore[arg-type]
+    assert removed_values(journal, 2, 256) is None  # type: ignore[arg-type]
+
+
+def check_element_var_explains_a_small_move_of_a_wide_result() -> None:
+    """ElementVar lowers the upper bound of a result of 2 * 10^300 values by 3: the
+    explanation reads the three values removed, not the domain (element_explain._removed
+    walked every value of it when the move was small)."""
+    from conundrum.engine import Solver
+    from conundrum.engine.literals import LE, Pred
+    from conundrum.engine.reasons import explain_entry
+    from conundrum.propagators.element import ElementVar
+
+    s = Solver()
+    i = s.int_var(0, 1, "i")
+    a0 = s.int_var(-W300, W300, "a0")
+    a1 = s.int_var(-W300, W300, "a1")
+    r = s.int_var(-W300, W300, "r")
+    p = ElementVar(s, [a0, a1], i, r)
+    s.post(p)
+    journal = _journal_of(s)
+    journal.current = None  # type: ignore[attr-defined]
+    a0.set_max(W300 - 5)
+    a1.set_max(W300 - 3)
+    s.fix_point()
+    assert r.hi == W300 - 3
+    (e,) = _entries_of(journal, p)
+    out: list[Pred] = []
+    explain_entry(journal, e, out)  # type: ignore[arg-type]
+    _held_before(journal, e, out)
+    assert Pred(a0, LE, W300 - 5) in out or Pred(a0, LE, W300 - 3) in out, out
+    assert Pred(a1, LE, W300 - 3) in out, out
+
+
+def check_table_explains_a_far_move_of_a_wide_column(element: bool) -> None:
+    """A table (or an element of constants, explained as the table of its pairs) whose
+    wide column holds 0 and 10^300: after x <= 10^300 // 2 it keeps x = 0, and the old
+    bound is moved outwards only to the next value a tuple has, found among the tuples
+    (support_explain._outward walked there one value at a time)."""
+    from conundrum.engine import Solver
+    from conundrum.engine.literals import LE, Pred
+    from conundrum.engine.reasons import explain_entry
+    from conundrum.propagators.element import ElementConst
+    from conundrum.propagators.table import Table
+
+    s = Solver()
+    x = s.int_var(-W300, W300, "x")
+    y = s.int_var(0, 1, "y")
+    p = ElementConst(s, [0, W300], y, x) if element else Table(s, [x, y], [(0, 0), (W300, 1)])
+    s.post(p)
+    assert (x.lo, x.hi, x.bits) == (0, W300, -1)
+    journal = _journal_of(s)
+    journal.current = None  # type: ignore[attr-defined]
+    x.set_max(W300 // 2)
+    s.fix_point()
+    assert x.lo == x.hi == 0 and y.lo == y.hi == 0
+    entries = [e for e in _entries_of(journal, p) if journal.var[e] == x.index]  # type: ignore
+    assert entries
+    for e in entries:
+        out: list[Pred] = []
+        explain_entry(journal, e, out)  # type: ignore[arg-type]
+        _held_before(journal, e, out)
+        assert out == [Pred(x, LE, W300 - 1)], out
+
+
+def check_all_wide_entries() -> None:
+    """The checks above, in turn."""
+    check_removed_values_of_a_wide_entry()
+    check_element_var_explains_a_small_move_of_a_wide_result()
+    check_table_explains_a_far_move_of_a_wide_column(False)
+    check_table_explains_a_far_move_of_a_wide_column(True)
+
+
+def test_wide_entries_are_explained_without_walking_the_domain() -> None:
+    """The checks above, in one child process (see _guarded)."""
+    _guarded("check_all_wide_entries")

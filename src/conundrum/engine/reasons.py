@@ -137,6 +137,20 @@ def change_preds(journal: Journal, e: int, out: list[Pred]) -> None:
         out.append(Pred(x, NE, v))
 
 
+def removed_values(journal: Journal, e: int, limit: int) -> list[int] | None:
+    """The values entry e removed from its variable's domain (root values, increasing),
+    or None past `limit` of them. `lost` gives them one at a time, so a bound moved far on
+    a bounds-only domain costs `limit` steps to refuse, not the distance it moved."""
+    i = journal.var[e]
+    before = journal.domain_at(i, journal.prev[e])
+    gone: list[int] = []
+    for v in lost(before[0], before[1], before, journal.domain_at(i, e)):
+        if len(gone) == limit:
+            return None
+        gone.append(v)
+    return gone
+
+
 def decision_explanation(journal: Journal, level: int, out: list[Pred]) -> None:
     """Fallback (b): the search decisions of the trail levels up to `level`, each as the
     change it made (a bound, or one value removed). Not as the domain it left: that
@@ -173,5 +187,5 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
 
 
 __all__ = ["MAX_HOLES", "ROOT", "bounds_context", "change_preds", "decision_explanation",
-           "domain_preds", "explain_conflict", "explain_entry", "scope_explanation",
-           "skipped_values"]
+           "domain_preds", "explain_conflict", "explain_entry", "removed_values",
+           "scope_explanation", "skipped_values"]
