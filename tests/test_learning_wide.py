@@ -249,8 +249,37 @@ def check_table_explains_a_far_move_of_a_wide_column(element: bool) -> None:
         assert out == [Pred(x, LE, W300 - 1)], out
 
 
+def check_bounds_context_below_the_old_bound() -> None:
+    """A reason whose own lower bound lies below the variable's old lower bound (10^300
+    values below it): the old bound explains the entry, nothing is listed between."""
+    from conundrum.engine import Solver
+    from conundrum.engine.literals import GE, Pred
+    from conundrum.engine.reasons import bounds_context
+
+    s = Solver()
+    x = s.int_var(-W300, W300, "x")
+    journal = _journal_of(s)
+    x.set_min(-5)
+    x.set_min(7)
+    out: list[Pred] = []
+    bounds_context(journal, 1, -W300, None, out)  # type: ignore[arg-type]
+    assert out == [Pred(x, GE, -5)]
+    out.clear()
+    bounds_context(journal, 1, -5, None, out)  # type: ignore[arg-type]
+    assert out == []  # the reason's floor is the old bound: nothing to add
+    # a bit set: the holes between the old bound and the new one are still listed
+    y = s.int_var_values([0, 2, 3, 5, 9], "y")
+    journal = _journal_of(s)
+    y.set_min(2)
+    y.set_min(4)
+    out.clear()
+    bounds_context(journal, 1, -W300, None, out)  # type: ignore[arg-type]
+    assert [(q.kind, q.value) for q in out] == [(GE, 2)], out
+
+
 def check_all_wide_entries() -> None:
     """The checks above, in turn."""
+    check_bounds_context_below_the_old_bound()
     check_removed_values_of_a_wide_entry()
     check_element_var_explains_a_small_move_of_a_wide_result()
     check_table_explains_a_far_move_of_a_wide_column(False)
@@ -260,3 +289,30 @@ def check_all_wide_entries() -> None:
 def test_wide_entries_are_explained_without_walking_the_domain() -> None:
     """The checks above, in one child process (see _guarded)."""
     _guarded("check_all_wide_entries")
+
+
+# ------------------------------------------------------------- the journal, analysis
+
+
+def test_entry_before_on_a_long_chain() -> None:
+    """Journal.entry_before (a binary search over a variable's entries): the latest entry
+    of the variable before each position, ROOT before its first one."""
+    from conundrum.engine import Solver
+    from conundrum.engine.journal import ROOT, Journal
+
+    s = Solver()
+    x = s.int_var(0, 10**18, "x")
+    y = s.int_var(0, 10**18, "y")
+    journal = Journal(s)
+    journal.attach()
+    s.trail.push_level()
+    mine: list[int] = []
+    for k in range(1, 300):
+        (x if k % 3 else y).set_min(k)
+        if k % 3:
+            mine.append(len(journal) - 1)
+    for pos in range(len(journal) + 2):
+        before = [e for e in mine if e < pos]
+        assert journal.entry_before(x.index, pos) == (before[-1] if before else ROOT), pos
+    assert journal.entry_before(y.index, 0) == ROOT
+
