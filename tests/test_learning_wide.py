@@ -316,3 +316,45 @@ def test_entry_before_on_a_long_chain() -> None:
         assert journal.entry_before(x.index, pos) == (before[-1] if before else ROOT), pos
     assert journal.entry_before(y.index, 0) == ROOT
 
+
+def test_conflict_analysis_looks_at_the_clock() -> None:
+    """Issue 40 item 3: a conflict whose level holds a chain of 3,000 entries (x < y and
+    y < x, once b = 1, move the bounds by one per step) is analysed in as many steps; past
+    the solver's deadline the analysis stops with TimeUp (the search then reports the time
+    limit) instead of finishing first."""
+    import time
+
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.engine import Inconsistency, TimeUp
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import EQ, Pred
+    from conundrum.engine.reasons import explain_conflict
+    from conundrum.search.conflict import analyse
+
+    m = cn.Model()
+    b = m.int_var(0, 1, "b")
+    x, y = m.int_vars("x y", 0, 3000)
+    m += cn.implies(b == 1, x < y)
+    m += y < x
+    c = compile_model(m.variables, m.constraints, None, 0)
+    assert c is not None
+    s = c.solver
+    (bv,) = [v for v in s.vars if v.name == "b"]
+    journal = Journal(s)
+    journal.attach()
+    s.trail.push_level()
+    root = s.trail.depth
+    s.trail.push_level()
+    journal.current = None
+    with pytest.raises(Inconsistency):
+        bv.assign(1)
+        s.fix_point()
+    assert len(journal) > 3000 and journal.conflict is not None
+    conflict: list[Pred] = []
+    explain_conflict(journal, journal.conflict, conflict)
+    decisions = [Pred(bv, EQ, 1)]
+    s.deadline = 0.0  # none
+    assert analyse(journal, conflict, root, decisions).nogood
+    s.deadline = time.perf_counter() - 1.0  # passed
+    with pytest.raises(TimeUp):
+        analyse(journal, conflict, root, decisions)
