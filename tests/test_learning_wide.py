@@ -277,8 +277,28 @@ def check_bounds_context_below_the_old_bound() -> None:
     assert [(q.kind, q.value) for q in out] == [(GE, 2)], out
 
 
+def check_table_entry_in_a_learning_conflict() -> None:
+    """Issue 40 item 3 reproduced on a model: the first decision x <= 5 * 10^17 leaves x
+    = 0 by the table, which forces z = 1, y = 0 and a failure. Analysing it explains the
+    table's entry on x, and _outward then stepped from 5 * 10^17 to 10^18 one value at a
+    time, inside conflict analysis, where no time limit was looked at."""
+    for form in ("table", "element"):
+        for search in SEARCHES:
+            m = cn.Model()
+            x = m.int_var(0, 10**18, "x")
+            y, z = m.int_vars("y z", 0, 1)
+            m += cn.table([x, y], [(0, 0), (10**18, 1)]) if form == "table" \
+                else x == cn.element([0, 10**18], y)
+            m += x + z >= 1
+            m += z + y != 1
+            got = [(s[x], s[y], s[z]) for s in m.solutions(
+                search=search, var_select="input_order", value_select="split")]
+            assert got == [(10**18, 1, 1)], (form, search, got)
+
+
 def check_all_wide_entries() -> None:
     """The checks above, in turn."""
+    check_table_entry_in_a_learning_conflict()
     check_bounds_context_below_the_old_bound()
     check_removed_values_of_a_wide_entry()
     check_element_var_explains_a_small_move_of_a_wide_result()
@@ -358,3 +378,52 @@ def test_conflict_analysis_looks_at_the_clock() -> None:
     s.deadline = time.perf_counter() - 1.0  # passed
     with pytest.raises(TimeUp):
         analyse(journal, conflict, root, decisions)
+
+
+# ------------------------------------------------------------- time limits (item 3)
+
+
+def _cycle() -> tuple[cn.Model, cn.Var]:
+    """x < y once b = 1, and y < x, over 2 * 10^18 values: the first decision b = 1 (input
+    order, largest value first) starts a propagation that moves a bound by one per step,
+    10^18 steps before the failure."""
+    m = cn.Model()
+    b = m.int_var(0, 1, "b")
+    x, y = m.int_vars("x y", -10**18, 10**18)
+    m += cn.implies(b == 1, x < y)
+    m += y < x
+    return m, b
+
+
+def _factor() -> tuple[cn.Model, cn.Var]:
+    """x * y == a product of two primes near 10^9, factors in 2..10^18: a long search
+    full of conflicts (under learning: explanations, analyses, nogoods)."""
+    m = cn.Model()
+    x, y = m.int_vars("x y", 2, 10**18)
+    m += x * y == 1000000007 * 1000000009
+    return m, x
+
+
+def check_time_limits() -> None:
+    """Each model under every search, and by LNS for an optimisation, with a time limit of
+    0.05 s: the run returns, says the time limit stopped it and that it is incomplete."""
+    for search in SEARCHES:  # warm up: the first run of each search imports its modules
+        _offset_model(10**6)[0].solve(search=search, time_limit=5.0)
+    for make, sense in ((_cycle, "maximize"), (_factor, "minimize")):
+        for search in SEARCHES:
+            m, _ = make()
+            m.solve(search=search, time_limit=0.05, var_select="input_order",
+                    value_select="max")
+            assert m.stats.stopped_by == "time_limit", (make.__name__, search, m.stats)
+            assert not m.stats.complete and m.stats.status == "unknown"
+        m, z = make()
+        getattr(m, sense)(z, lns=True, time_limit=0.05, var_select="input_order",
+                          value_select="max")
+        assert m.stats.stopped_by == "time_limit", (make.__name__, "lns", m.stats)
+        assert not m.stats.complete and m.stats.status in ("unknown", "satisfied")
+
+
+def test_a_tiny_time_limit_stops_every_search_on_wide_domains() -> None:
+    """check_time_limits in a child process: an engine loop that ignored the limit would
+    hang the run (the safety net is GUARD seconds, for a run of a fraction of a second)."""
+    _guarded("check_time_limits")
