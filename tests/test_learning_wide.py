@@ -427,3 +427,68 @@ def test_a_tiny_time_limit_stops_every_search_on_wide_domains() -> None:
     """check_time_limits in a child process: an engine loop that ignored the limit would
     hang the run (the safety net is GUARD seconds, for a run of a fraction of a second)."""
     _guarded("check_time_limits")
+
+
+# ------------------------------------------------------------------ Ctrl-C (item 3)
+
+INTERRUPTED = [("factor", "classic"), ("factor", "learning"), ("factor", "auto"),
+               ("factor", "lns"), ("cycle", "learning")]
+
+
+def interrupted_runs() -> None:
+    """The child of test_ctrl_c_stops_every_search_on_wide_domains: each run of
+    INTERRUPTED, announced by "ready" on stdout (the parent then sends SIGINT), reported
+    by how it ended."""
+    for which, search in INTERRUPTED:
+        m, z = _factor() if which == "factor" else _cycle()
+        opts: dict[str, object] = {"var_select": "input_order", "value_select": "max"}
+        print("ready", flush=True)
+        try:
+            if search == "lns":
+                m.minimize(z, lns=True, **opts)
+            else:
+                m.solve(search=search, **opts)
+            print("ended", m.stats.stopped_by, flush=True)
+        except KeyboardInterrupt:
+            print("interrupted", m.stats.stopped_by, flush=True)
+
+
+def test_ctrl_c_stops_every_search_on_wide_domains() -> None:
+    """A real SIGINT into searches on 10^18-wide domains, which never end on their own:
+    each one stops with KeyboardInterrupt (minimize: returns, stopped by "interrupted").
+    Delivered inside a big-integer multiplication of the compiled build, it used to abort
+    the process ("fatal: out of memory", conundrum/_interrupt.py)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+    from pathlib import Path
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(cn.__file__).resolve().parents[1]), env.get("PYTHONPATH", "")])
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import test_learning_wide as t; t.interrupted_runs()"],
+        cwd=Path(__file__).parent, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    watchdog = threading.Timer(GUARD, child.kill)  # a child that ignores SIGINT: no hang
+    watchdog.start()
+    outcomes: list[str] = []
+    try:
+        for _ in INTERRUPTED:
+            line = child.stdout.readline().strip()
+            assert line == "ready", (line, outcomes)
+            time.sleep(0.5)  # into the search (were it still compiling, the same holds)
+            child.send_signal(signal.SIGINT)
+            outcomes.append(child.stdout.readline().strip())
+        child.wait()
+    finally:
+        watchdog.cancel()
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, child.stderr.read()[-3000:] if child.stderr else ""
+    assert outcomes == ["interrupted interrupted"] * 3 + ["ended interrupted",
+                                                          "interrupted interrupted"], outcomes
