@@ -492,3 +492,37 @@ def test_ctrl_c_stops_every_search_on_wide_domains() -> None:
     assert child.returncode == 0, child.stderr.read()[-3000:] if child.stderr else ""
     assert outcomes == ["interrupted interrupted"] * 3 + ["ended interrupted",
                                                           "interrupted interrupted"], outcomes
+
+
+def test_deferred_holds_ctrl_c_for_poll() -> None:
+    """_interrupt.deferred: a SIGINT inside the block only notes itself; poll raises it;
+    one still held at the end of the block is raised there; the handler is back after;
+    blocks nest, and another thread's block changes nothing."""
+    import os
+    import signal
+    import threading
+
+    from conundrum._interrupt import deferred, poll
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            poll()
+        poll()  # raised once
+    with pytest.raises(KeyboardInterrupt), deferred():
+        with deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))  # interpreted steps: the noted Ctrl-C waits
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    seen: list[object] = []
+
+    def other() -> None:
+        with deferred():
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert seen == [signal.default_int_handler]

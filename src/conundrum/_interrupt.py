@@ -51,20 +51,30 @@ class deferred:  # noqa: N801 (a context manager, used as `with deferred():`)
     """A block where Ctrl-C waits for `poll` (see the module); on leaving it without an
     exception, a Ctrl-C that came and was not raised yet is raised."""
 
+    def __init__(self) -> None:
+        self.main = False  # entered by the main thread (the only one signals go to)
+
     def __enter__(self) -> None:
         global _depth, _saved
+        import threading
+
+        # another thread's runs change nothing here: signal handlers belong to the main
+        # thread, and only it may install them
+        self.main = threading.current_thread() is threading.main_thread()
+        if not self.main:
+            return
         if _depth == 0:
             import signal
-            import threading
 
             _saved = None
-            if threading.current_thread() is threading.main_thread() and \
-                    signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 _saved = signal.signal(signal.SIGINT, _note)
         _depth += 1
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         global _depth, _saved, _pending
+        if not self.main:
+            return
         _depth -= 1
         if _depth or _saved is None:
             return
