@@ -15,8 +15,8 @@ there makes the operation fail with KeyboardInterrupt, and mypyc's integer opera
 any failure of theirs for an exhausted memory: the process aborts ("fatal: out of memory").
 So while the engine runs (`deferred`, `deferring`), SIGINT only notes that it came, and
 `poll` raises the KeyboardInterrupt at a point where the compiled code expects exceptions.
-A Ctrl-C that arrives in a handler-less moment of a deferred block is raised when the block
-ends. Nothing changes outside the main thread (signals go to the main thread only) or when
+A Ctrl-C noted in a deferred block and not raised by a poll before the block ends is raised
+then. Nothing changes outside the main thread (signals go to the main thread only) or when
 the program has its own SIGINT handler.
 """
 
