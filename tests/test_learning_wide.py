@@ -480,7 +480,11 @@ def test_ctrl_c_stops_every_search_on_wide_domains() -> None:
     try:
         for _ in INTERRUPTED:
             line = child.stdout.readline().strip()
-            assert line == "ready", (line, outcomes)
+            if line != "ready":  # the child died: say how
+                child.wait()
+                assert child.stderr is not None
+                pytest.fail(f"after {outcomes}: {line!r}, exit {child.returncode}, "
+                            f"{child.stderr.read()[-3000:]}")
             time.sleep(0.5)  # into the search (were it still compiling, the same holds)
             child.send_signal(signal.SIGINT)
             outcomes.append(child.stdout.readline().strip())
