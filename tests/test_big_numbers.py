@@ -388,3 +388,18 @@ def test_shifted_or_scaled_models_have_the_shifted_or_scaled_solutions(
     got, peak = measured(run)
     assert sorted(got) == expected
     assert peak < MEMORY_BOUND, peak
+
+    # the learning search, restarting every 1 to 3 failures: its explanations, nogoods and
+    # backjumps on the same wide domains find the same solutions, in as little memory
+    every = data.draw(st.integers(1, 3), label="restart every")
+
+    def learn() -> list[tuple[int, ...]]:
+        m, xs = transformed(domains, cs, shift, factor, intervals)
+        got = [tuple(s[x] for x in xs) for s in m.solutions(search="learning",
+                                                            restarts=f"luby:{every}")]
+        assert m.stats.complete
+        return got
+
+    got, peak = measured(learn)
+    assert sorted(got) == expected
+    assert peak < MEMORY_BOUND, peak

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
+from conundrum._interrupt import poll
 from conundrum.compiler import linearise, normalise
 from conundrum.compiler.auxiliary import Aux
 from conundrum.compiler.linear import Lin, Rat, const_rat
@@ -74,6 +75,7 @@ class Compiler(Aux):
         for c in constraints:
             if deadline and time.perf_counter() > deadline:
                 raise TimeUp
+            poll()  # a Ctrl-C held while the engine works (conundrum/_interrupt.py)
             post(self, c)
 
     def _engine_var(self, v: Var) -> IntVar:

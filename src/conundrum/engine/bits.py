@@ -64,25 +64,60 @@ def offsets(bits: int) -> Iterator[int]:
 
 def window(a: int, b: int, lo: int, hi: int, bits: int) -> int:
     """The domain (lo, hi, bits) seen through the values a..b: bit i set when a + i is in
-    it (bits < 0: every value of lo..hi)."""
+    it (bits < 0: every value of lo..hi). The result is as wide as a..b, whatever the
+    domain: callers keep a..b short (`lost` only looks through bit-set domains, at most
+    BITSET_LIMIT values wide)."""
     first = max(a, lo)
     last = min(b, hi)
     if first > last:
         return 0
     if bits < 0:
         return ((1 << (last - first + 1)) - 1) << (first - a)
+    # lo <= last <= b, so neither shift goes further than a..b is wide
     m = bits << (lo - a) if lo >= a else bits >> (a - lo)
     return m & ((1 << (b - a + 1)) - 1)
+
+
+def _held(a: int, b: int, lo: int, hi: int, bits: int) -> Iterator[int]:
+    """The values of a..b that the domain (lo, hi, bits) holds, in increasing order. A
+    bounds-only domain gives a range, one value at a time (it may be 10^18 long: the
+    caller stops when it has enough); a bit set gives its bits in a window no wider than
+    itself."""
+    if a < lo:
+        a = lo
+    if b > hi:
+        b = hi
+    if a > b:
+        return
+    if bits < 0:
+        v = a
+        while v <= b:
+            yield v
+            v += 1
+        return
+    for o in offsets(window(a, b, lo, hi, bits)):
+        yield a + o
 
 
 def lost(a: int, b: int, before: tuple[int, int, int],
          after: tuple[int, int, int]) -> Iterator[int]:
     """The values of a..b, in increasing order, that the domain `before` holds and `after`
-    does not (each a (lo, hi, bits) triple). One pass over the two sets, not a membership
-    test per value: each test on a wide set copies it."""
+    does not (each a (lo, hi, bits) triple). Nothing here is as wide as the span of a..b
+    or of `before`: within `after`'s bounds only a bit-set `after` has holes (a
+    bounds-only one has none), and those are found in one pass over two windows at most
+    BITSET_LIMIT wide (not a membership test per value: each test on a wide set copies
+    it); outside them, the values of `before` come one at a time (`_held`), so a caller
+    that stops early (a cap on holes) never pays for a range of 10^18 values it does not
+    read."""
     if a > b:
         return
-    gone = window(a, b, before[0], before[1], before[2]) & \
-        ~window(a, b, after[0], after[1], after[2])
-    for o in offsets(gone):
-        yield a + o
+    blo, bhi, bbits = before
+    alo, ahi, abits = after
+    yield from _held(a, min(b, alo - 1), blo, bhi, bbits)
+    first = max(a, alo, blo)
+    last = min(b, ahi, bhi)
+    if abits >= 0 and first <= last:
+        gone = window(first, last, blo, bhi, bbits) & ~window(first, last, alo, ahi, abits)
+        for o in offsets(gone):
+            yield first + o
+    yield from _held(max(a, ahi + 1), b, blo, bhi, bbits)

@@ -155,12 +155,26 @@ class Journal(Reversible):
     # ------------------------------------------------------------------- queries
     def entry_before(self, index: int, pos: int) -> int:
         """The latest entry of variable `index` before position `pos` (ROOT: none, the
-        snapshot holds its domain then)."""
-        e = self.last[index]
-        prev = self.prev
-        while e >= pos:
-            e = prev[e]
-        return e
+        snapshot holds its domain then). A binary search over the variable's entries in
+        order: walking back along `prev` cost as many steps as the variable had entries
+        since pos, and a slow convergence of bounds (a product on 10^18-wide factors moves
+        them a little per round) gives one variable thousands of entries in one level,
+        each asked about by the explanations of the others (quadratic analysis)."""
+        chain = self.chain[index]
+        n = len(chain)
+        if not n or chain[n - 1] < pos:
+            return self.last[index]
+        if chain[0] >= pos:
+            return ROOT
+        first = 0
+        last = n - 1  # chain[first] < pos <= chain[last]
+        while last - first > 1:
+            mid = (first + last) >> 1
+            if chain[mid] < pos:
+                first = mid
+            else:
+                last = mid
+        return chain[first]
 
     def domain_at(self, index: int, e: int) -> tuple[int, int, int]:
         """(lo, hi, bits) of variable `index` as entry e left it (ROOT: the snapshot)."""

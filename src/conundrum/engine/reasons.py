@@ -77,7 +77,13 @@ def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | N
     domain adds to give e's new bounds. For a raised lower bound, the holes the bound
     passed from `floor` on (a lower bound the reason gives itself), or, without one, the
     old lower bound and the holes above it; the same for a lowered upper bound and
-    `ceiling`. Root facts left out."""
+    `ceiling`. Root facts left out.
+
+    A `floor` below the old lower bound says less than the old bound does: the values from
+    it up to the old bound were gone before e, and listing them one by one would cost as
+    much as their span (10^18 on a bounds-only domain) for a weaker explanation. The old
+    bound stands in for it then (and the same for a `ceiling` above the old upper bound).
+    A `floor` at the old bound is the old bound: it is kept, with nothing to list below."""
     i = journal.var[e]
     x = journal.vars[i]
     lo, hi, _ = journal.domain_at(i, e)
@@ -87,7 +93,7 @@ def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | N
     root_bits = journal.root_bits[i]
     if lo > plo:
         start = plo + 1
-        if floor is not None:
+        if floor is not None and floor >= plo:
             start = floor
         elif plo > root_lo:
             out.append(Pred(x, GE, plo))
@@ -95,7 +101,7 @@ def bounds_context(journal: Journal, e: int, floor: int | None, ceiling: int | N
             out.append(Pred(x, NE, v))
     if hi < phi:
         stop = phi - 1
-        if ceiling is not None:
+        if ceiling is not None and ceiling <= phi:
             stop = ceiling
         elif phi < root_hi:
             out.append(Pred(x, LE, phi))
@@ -129,6 +135,20 @@ def change_preds(journal: Journal, e: int, out: list[Pred]) -> None:
         out.append(Pred(x, LE, hi))
     for v in lost(lo + 1, hi - 1, (plo, phi, pbits), (lo, hi, bits)):
         out.append(Pred(x, NE, v))
+
+
+def removed_values(journal: Journal, e: int, limit: int) -> list[int] | None:
+    """The values entry e removed from its variable's domain (root values, increasing),
+    or None past `limit` of them. `lost` gives them one at a time, so a bound moved far on
+    a bounds-only domain costs `limit` steps to refuse, not the distance it moved."""
+    i = journal.var[e]
+    before = journal.domain_at(i, journal.prev[e])
+    gone: list[int] = []
+    for v in lost(before[0], before[1], before, journal.domain_at(i, e)):
+        if len(gone) == limit:
+            return None
+        gone.append(v)
+    return gone
 
 
 def decision_explanation(journal: Journal, level: int, out: list[Pred]) -> None:
@@ -167,5 +187,5 @@ def explain_conflict(journal: Journal, p: Propagator, out: list[Pred]) -> None:
 
 
 __all__ = ["MAX_HOLES", "ROOT", "bounds_context", "change_preds", "decision_explanation",
-           "domain_preds", "explain_conflict", "explain_entry", "scope_explanation",
-           "skipped_values"]
+           "domain_preds", "explain_conflict", "explain_entry", "removed_values",
+           "scope_explanation", "skipped_values"]

@@ -66,6 +66,14 @@ class Solver:
                 p.scheduled = not p.active
             q.clear()
 
+    def check_clock(self) -> None:
+        """Let Ctrl-C in (conundrum/_interrupt.py) and raise TimeUp once the deadline has
+        passed: for the loops outside the fixpoint that may run long between two nodes,
+        such as conflict analysis (search/conflict.py)."""
+        poll()
+        if self.deadline and time.perf_counter() > self.deadline:
+            raise TimeUp
+
     def fix_point(self) -> None:
         """Run queued propagators, cheapest first, until nothing changes. Raises TimeUp
         (with the queues cleared) when the deadline has passed, so that a root propagation

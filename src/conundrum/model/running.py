@@ -24,6 +24,7 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
     each time), every one verified by the independent checker; with an objective (`sense`
     -1 minimises, +1 maximises), each one better than the last. `parallel` (workers > 1)
     searches in worker processes or on a Dask cluster."""
+    from conundrum._interrupt import deferred, deferring
     from conundrum.compiler.compiled import compile_model
     from conundrum.engine import TimeUp
 
@@ -31,7 +32,11 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
     variables, constraints = snapshot
     deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
     try:
-        compiled = compile_model(variables, constraints, objective, sense, deadline=deadline)
+        # Ctrl-C waits for the engine's polls while it works (conundrum/_interrupt.py):
+        # delivered inside a big-integer operation of the compiled build, it would abort
+        with deferred():
+            compiled = compile_model(variables, constraints, objective, sense,
+                                     deadline=deadline)
     except TimeUp:  # the time limit ran out while posting or propagating at the root
         stats.stop("time_limit")
         stats.seconds = time.perf_counter() - start
@@ -45,6 +50,8 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
     if parallel is not None:
         from conundrum.parallel import parallel_search
 
+        # (not deferred: the workers ignore SIGINT, and the coordinator waits on them in
+        # plain Python, where Ctrl-C must stop it at once)
         yield from parallel_search(compiled, (variables, constraints, objective), opts, stats,
                                    start, parallel)
         return
@@ -53,14 +60,14 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
     if chosen(compiled, opts):
         from conundrum.compiler.lns import lns
 
-        yield from lns(compiled, opts, stats, start)
+        yield from deferring(lns(compiled, opts, stats, start))
         return
     from conundrum.compiler.bisection import bisect, is_wide
 
     if is_wide(compiled) and opts.method == "complete":
-        yield from bisect(compiled, opts, stats, start)
+        yield from deferring(bisect(compiled, opts, stats, start))
         return
-    yield from compiled.run(opts, stats, start)
+    yield from deferring(compiled.run(opts, stats, start))
 
 
 def solution_stream(model: Model, limit: int | None, opts: SearchOptions,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred, contains_in
-from conundrum.engine.reasons import domain_preds
+from conundrum.engine.reasons import domain_preds, removed_values
 
 # what a Circuit entry comes from (Journal.code)
 CHAIN = 0  # a successor removed: it would close a chain too short
@@ -143,17 +143,9 @@ def chain_removal(journal: Journal, xs: list[IntView], sub: bool, e: int,
 
 def _removed_value(journal: Journal, e: int) -> int | None:
     """The one value entry e removed from its variable (root values), or None when it
-    removed several."""
-    i = journal.var[e]
-    lo, hi, bits = journal.domain_at(i, e)
-    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
-    found: int | None = None
-    for v in range(plo, phi + 1):
-        if contains_in(v, plo, phi, pbits) and not contains_in(v, lo, hi, bits):
-            if found is not None:
-                return None
-            found = v
-    return found
+    removed several (found without walking the domain: see reasons.removed_values)."""
+    gone = removed_values(journal, e, 1)
+    return gone[0] if gone else None
 
 
 def closed_cycle(journal: Journal, xs: list[IntView], pos: int, avoid: int) -> list[int]:

@@ -22,7 +22,7 @@ from typing import Final
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred, contains_in
-from conundrum.engine.reasons import bounds_context
+from conundrum.engine.reasons import bounds_context, removed_values
 from conundrum.propagators.alldiff_hall import fixed_at, view_domain
 from conundrum.propagators.packing_explain import bound_pred, lacks
 
@@ -62,20 +62,14 @@ def disjoint_preds(journal: Journal, a: IntView, r: IntView, pos: int,
 
 
 def _removed(journal: Journal, x: IntView, e: int) -> list[int] | None:
-    """The view values entry e removed from x (None past REMOVED_LIMIT)."""
-    i = x.root.index
-    off = x.offset
-    plo, phi, pbits = journal.domain_at(i, journal.prev[e])
-    lo, hi, bits = journal.domain_at(i, e)
-    if phi - plo > REMOVED_LIMIT and (lo - plo) + (phi - hi) > REMOVED_LIMIT:
+    """The view values entry e removed from x (None past REMOVED_LIMIT). Read from the
+    removed parts only: a bound moved by one on a domain of 10^18 values is one value, not
+    a walk over the domain."""
+    gone = removed_values(journal, e, REMOVED_LIMIT)
+    if gone is None:
         return None
-    gone: list[int] = []
-    for v in range(plo, phi + 1):
-        if contains_in(v, plo, phi, pbits) and not contains_in(v, lo, hi, bits):
-            gone.append(v + off)
-            if len(gone) > REMOVED_LIMIT:
-                return None
-    return gone
+    off = x.offset
+    return [v + off for v in gone]
 
 
 def _distinct(index: IntView, result: IntView, array: list[IntView]) -> bool:

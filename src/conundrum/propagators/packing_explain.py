@@ -21,12 +21,16 @@ roles, keep the generic explanation.
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in, on_view
-from conundrum.engine.reasons import bounds_context
+from conundrum.engine.reasons import bounds_context, removed_values
 from conundrum.propagators.alldiff_explain import position_of
 from conundrum.propagators.alldiff_hall import NONE, fixed_at, view_domain
+
+REMOVED_LIMIT: Final = 256  # values one entry may remove from a bin and be explained one by one
 
 
 def lacks(journal: Journal, x: IntView, b: int, pos: int, out: list[Pred]) -> bool:
@@ -223,14 +227,6 @@ class Packing:
         return False
 
 
-def _removed(prev: tuple[int, int, int], now: tuple[int, int, int]) -> list[int]:
-    """The values of the domain `prev` that `now` lacks."""
-    plo, phi, pbits = prev
-    lo, hi, bits = now
-    return [v for v in range(plo, phi + 1)
-            if contains_in(v, plo, phi, pbits) and not contains_in(v, lo, hi, bits)]
-
-
 def _distinct_roles(loads: list[IntView], bins: list[IntView]) -> bool:
     """Whether every variable has one role (loads and items on distinct variables)."""
     roots = {x.root.index for x in loads} | {x.root.index for x in bins}
@@ -288,11 +284,13 @@ def _explain_item(journal: Journal, state: Packing, x: IntView, k: int, e: int,
     """An item's bin: the values it lost did not fit, or the one left was needed."""
     i = x.root.index
     off = x.offset
-    prev = journal.domain_at(i, journal.prev[e])
     now = journal.domain_at(i, e)
     start = len(out)
-    ok = True
-    for v in _removed(prev, now):
+    # one reason per value: past REMOVED_LIMIT of them (a bin variable of a wide domain
+    # whose bound moved far), only "the bin left is needed" can say it
+    gone = removed_values(journal, e, REMOVED_LIMIT)
+    ok = gone is not None
+    for v in gone or []:
         if not state.does_not_fit(k, v + off, out):
             ok = False
             break

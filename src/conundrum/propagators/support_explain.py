@@ -137,17 +137,21 @@ def _kill_all(journal: Journal, xs: list[IntView], tuples: list[tuple[int, ...]]
 def _outward(journal: Journal, x: IntView, column: dict[int, list[int]], v: int,
              step: int) -> int:
     """The old bound v of x moved outwards (step -1: down) past the values that no tuple
-    has or that were never in the domain: the weakest bound the explanation needs."""
+    has or that were never in the domain: the weakest bound the explanation needs. That
+    is just short of the nearest value beyond v that some tuple has and the root domain
+    held (the root bound if there is none), found among the column's values: a walk
+    value by value would cross a bounds-only domain of 10^18 values."""
     i = x.root.index
     off = x.offset
-    lowest = journal.root_lo[i] + off
-    highest = journal.root_hi[i] + off
-    while lowest <= v + step <= highest and (
-            v + step not in column
-            or not contains_in(v + step - off, journal.root_lo[i], journal.root_hi[i],
-                               journal.root_bits[i])):
-        v += step
-    return v
+    root_lo = journal.root_lo[i]
+    root_hi = journal.root_hi[i]
+    root_bits = journal.root_bits[i]
+    stop = root_lo + off - 1 if step < 0 else root_hi + off + 1  # beyond the root bound
+    for w in column:
+        if (w - v) * step > 0 and (w - stop) * step < 0 and \
+                contains_in(w - off, root_lo, root_hi, root_bits):
+            stop = w
+    return stop - step
 
 
 def explain_removals(journal: Journal, xs: list[IntView], tuples: list[tuple[int, ...]],

@@ -24,7 +24,7 @@ search goes on with that new knowledge instead of retrying what failed.
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred
@@ -32,6 +32,10 @@ from conundrum.engine.reasons import domain_preds, explain_entry
 
 if TYPE_CHECKING:
     from conundrum.engine.var import IntVar
+
+# analysis looks at the clock once every this many resolution steps (a power of two less
+# one, as a mask): a step resolves one entry, far dearer than a propagation
+CLOCK_MASK: Final = 255
 
 
 class Analysis:
@@ -168,7 +172,15 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
 
     uip: Pred | None = None
     seen: set[int] = {p.var.index for p in conflict}
+    solver = journal.solver
+    steps = 0
     while heap:
+        # one level may hold a long chain of entries (a slow convergence of bounds): the
+        # time limit and Ctrl-C are looked at on the way, at the first step and then once
+        # every CLOCK_MASK + 1 steps, as the fixpoint does every so many propagations
+        if not steps & CLOCK_MASK:
+            solver.check_clock()
+        steps += 1
         e = -heapq.heappop(heap)
         preds = pending.pop(e)
         seen.add(journal.var[e])
