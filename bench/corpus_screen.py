@@ -3,7 +3,8 @@
 data upwards, until the family has its entries; the kept ones make the manifest.
 
 A candidate is kept when
-- its model text has no float variable and MiniZinc 2.6.4 compiles it for conundrum
+- its model text has no float variable and no call of a random-number function (such a
+  model is another instance at every compilation), and MiniZinc 2.6.4 compiles it for conundrum
   (`minizinc -c --solver conundrum`: conundrum's mznlib) into a FlatZinc with no `var
   float` and at least one variable;
 - Gecode (`--solver gecode -G std`, which compiles it with MiniZinc's own library) answers
@@ -36,6 +37,9 @@ PER_FAMILY = 2
 EASY_SHARE = 0.2
 PROBES_PER_MODEL = 8
 PROBES_PER_FAMILY = 14
+RANDOM = re.compile(r"\b(uniform|poisson|bernoulli|binomial|normal|gamma|weibull|exponential|"
+                    r"lognormal|chisquared|cauchy|fdistribution|tdistribution|"
+                    r"discrete_distribution)\((?!\s*\w+\s*:)")
 FLOAT_TEXT = re.compile(r"\bvar\s+(float|-?\d+\.\d+\s*\.\.)|of\s+var\s+float\b")
 SEARCH = re.compile(r"\b(int|bool|set)_search\s*\(\s*(?:\[[^\]]*\]|[\w]+)\s*,\s*(\w+)\s*,"
                     r"\s*(\w+)")
@@ -123,6 +127,11 @@ class Screen:
         text = paths[0].read_text(errors="replace")
         if FLOAT_TEXT.search(text):
             return self.record({**rec, "outcome": "reject", "reason": "float (model text)"})
+        code = "\n".join(line.split("%")[0] for p in paths
+                         for line in p.read_text(errors="replace").splitlines())
+        if RANDOM.search(code):  # MiniZinc draws another instance at every compilation
+            return self.record({**rec, "outcome": "reject",
+                                "reason": "random data (" + RANDOM.search(code).group(1) + ")"})
         fzn = paths[0].with_name(paths[0].stem + (
             "+" + Path(c.data).stem if c.data else "") + ".conundrum.fzn")
         p = run(["minizinc", "-c", "--solver", "conundrum", "--output-mode", "dzn",
