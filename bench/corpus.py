@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
                     "does not answer gets 60 s before it is called unanswered)")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild the report from the results file")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with an interrupted run (the results file, same timeout)")
     ap.add_argument("--no-check", action="store_true",
                     help="skip the re-check of conundrum's solutions by Gecode")
     ap.add_argument("--no-variants", action="store_true",
