@@ -135,7 +135,16 @@ class Harness:
                 expected.append((store.preds[start + w].var.index, 2 * c + slot))
             if store.sizes[c] > 1:
                 assert store.watch0[c] != store.watch1[c]
-        found = [(i, e) for i, ws in store.watches.items() for e in ws]
+        found = []
+        for i, lists in store.watches.items():
+            for kind, ws in enumerate(lists):
+                for k in range(0, len(ws), 2):
+                    found.append((i, ws[k]))
+                    # listed under the watched predicate's kind, beside its value
+                    c, slot = ws[k] >> 1, ws[k] & 1
+                    w = store.watch1[c] if slot else store.watch0[c]
+                    p = store.preds[store.starts[c] + w]
+                    assert (p.kind, p.value) == (kind, ws[k + 1])
         assert sorted(found) == sorted(expected)
 
     def check_fixpoint(self) -> None:

@@ -35,10 +35,20 @@ above the root names a nogood by its number.
 
 How the store hears of changes: a small `VarWatch` propagator per watched variable,
 subscribed to DOMAIN (every change), made when the variable gets its first watch. When it
-runs it hands its variable to the store, which scans that variable's watch list. So the
+runs it hands its variable to the store, which scans that variable's watch lists. So the
 store knows which variable moved without any hook in var.py. A VarWatch never deactivates
 and does not count its failures for dom_wdeg (`failed` is a no-op): a nogood is not a
 constraint of the model whose weight should steer the search.
+
+Why a scan is cheap (issue 42): a variable's watches are kept in four lists, one per kind
+of the watched predicate, each entry beside the predicate's value, and the VarWatch
+remembers the domain's (lo, hi, card) at its last scan, saved on the trail like a domain
+(so a backtrack restores what the scan saw on that branch). A scan then reads only the
+lists whose kind can have become true since: `>=` if lo moved, `<=` if hi moved, `==` if
+the variable became fixed, `!=` if a value went; and within a list it visits only the
+watches whose predicate holds, testing the value inline. Most watches of a busy variable
+are on predicates that did not become true, and a visit of each (the nogood's slots
+fetched, the predicate read) was most of a learning search's time.
 """
 
 from __future__ import annotations
@@ -48,7 +58,7 @@ from typing import TYPE_CHECKING, Final
 from conundrum.engine.errors import Inconsistency
 from conundrum.engine.events import DOMAIN
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
-from conundrum.engine.literals import Pred, falsified, holds, make_true, negate
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred, falsified, holds, make_true, negate
 from conundrum.engine.propagator import Propagator
 from conundrum.engine.reasons import skipped_values
 
@@ -71,13 +81,40 @@ class VarWatch(Propagator):
         self.store = store
         self.var = var
         self.weight = 0  # not a model constraint: adds nothing to weighted degrees
+        # the domain at the last scan on this branch; card -1: none yet, scan every list
+        self.seen_lo = 0
+        self.seen_hi = 0
+        self.seen_card = -1
+        self.stamp = -1  # the trail level that saved the seen domain last
+        self.saved: list[int] = []  # (lo, hi, card) of each save, newest last
 
     def post(self) -> None:
         self.var.subscribe(self, DOMAIN)
         self.propagate()
 
     def propagate(self) -> None:
-        self.store.scan(self.var)
+        self.store.scan(self.var, self)
+
+    def see(self, lo: int, hi: int, card: int) -> None:
+        """Remember the domain a scan read, saving the old one once per trail level."""
+        trail = self.solver.trail
+        if self.stamp != trail.stamp:
+            self.saved.append(self.seen_lo)
+            self.saved.append(self.seen_hi)
+            self.saved.append(self.seen_card)
+            trail.entries.append(self)
+            self.stamp = trail.stamp
+        self.seen_lo = lo
+        self.seen_hi = hi
+        self.seen_card = card
+
+    def restore(self) -> None:
+        """Undo the last `see` (called by the trail; a VarWatch never deactivates)."""
+        saved = self.saved
+        self.seen_card = saved.pop()
+        self.seen_hi = saved.pop()
+        self.seen_lo = saved.pop()
+        self.stamp = -1
 
     def failed(self) -> None:
         """Nogood failures do not feed dom_wdeg (see the module docstring)."""
@@ -96,7 +133,8 @@ class NogoodStore(Propagator):
     watches are positions in that slice, `watch0[c]` and `watch1[c]` (equal for a nogood
     of one predicate). A watch list entry `2*c + slot` says that slot `slot` of nogood
     `c` watches a predicate of that variable (a nogood may watch two predicates of one
-    variable: two entries, one per slot).
+    variable: two entries, one per slot). A variable has four watch lists, one per kind
+    (GE, LE, EQ, NE: `watches[i][kind]`), each a flat list of pairs (entry, value).
     """
 
     priority = 0
@@ -114,7 +152,8 @@ class NogoodStore(Propagator):
         self.activity: list[float] = []
         self.bump_by = 1.0
         self.forgotten = 0  # nogoods forgotten by `reduce`, over the store's life
-        self.watches: dict[int, list[int]] = {}  # variable index -> watch list entries
+        # variable index -> its watch lists by kind, each [entry, value, entry, value, ...]
+        self.watches: dict[int, list[list[int]]] = {}
         self.watchers: dict[int, VarWatch] = {}  # variable index -> its VarWatch
 
     def post(self) -> None:
@@ -161,9 +200,9 @@ class NogoodStore(Propagator):
             w1 = w0
         self.watch0.append(w0)
         self.watch1.append(w1)
-        self._watch(preds[w0].var, 2 * c)
+        self._watch(preds[w0], 2 * c)
         if len(preds) > 1:
-            self._watch(preds[w1].var, 2 * c + 1)
+            self._watch(preds[w1], 2 * c + 1)
         journal = self.solver.journal
         if not free:
             self.failed_nogood = c
@@ -250,7 +289,7 @@ class NogoodStore(Propagator):
         watch0, watch1, lbd, activity = self.watch0, self.watch1, self.lbd, self.activity
         self.preds, self.starts, self.sizes = [], [], []
         self.watch0, self.watch1, self.lbd, self.activity = [], [], [], []
-        self.watches = {i: [] for i in self.watches}
+        self.watches = {i: [[], [], [], []] for i in self.watches}
         for c in range(len(starts)):
             if c in drop:
                 continue
@@ -264,20 +303,26 @@ class NogoodStore(Propagator):
             self.watch1.append(watch1[c])
             self.lbd.append(lbd[c])
             self.activity.append(activity[c])
-            self.watches[preds[s + watch0[c]].var.index].append(2 * n)
+            self._listed(preds[s + watch0[c]], 2 * n)
             if size > 1:
-                self.watches[preds[s + watch1[c]].var.index].append(2 * n + 1)
+                self._listed(preds[s + watch1[c]], 2 * n + 1)
         self.failed_nogood = -1
         self.forgotten += len(drop)
         return len(drop)
 
-    def _watch(self, x: IntVar, entry: int) -> None:
-        """Put a watch list entry on x, making x's VarWatch at its first watch."""
-        i = x.index
-        ws = self.watches.get(i)
-        if ws is None:
-            ws = self.watches[i] = []
+    def _listed(self, p: Pred, entry: int) -> None:
+        """Put a watch list entry on p's variable, in the list of p's kind."""
+        ws = self.watches[p.var.index][p.kind]
         ws.append(entry)
+        ws.append(p.value)
+
+    def _watch(self, p: Pred, entry: int) -> None:
+        """Put a watch list entry on p, making its variable's VarWatch at its first watch."""
+        x = p.var
+        i = x.index
+        if i not in self.watches:
+            self.watches[i] = [[], [], [], []]
+        self._listed(p, entry)
         if i not in self.watchers:
             w = self.watchers[i] = VarWatch(self.solver, self, x)
             # not through Solver.post: that would scan and run the fixpoint in the middle
@@ -302,37 +347,72 @@ class NogoodStore(Propagator):
         self.failed_nogood = -1
 
     # --------------------------------------------------------------- propagating
-    def scan(self, x: IntVar) -> None:
-        """Visit every watch on x (x changed). The list is rebuilt as it goes: entries
-        whose watch moved to another predicate go to that predicate's variable's list
-        (which may be x's new list), the others stay."""
-        i = x.index
-        ws = self.watches.get(i)
-        if ws is None:
+    def scan(self, x: IntVar, watcher: VarWatch) -> None:
+        """Visit the watches on x whose predicates became true (x changed) since the last
+        scan on this branch, which `watcher` remembers (see the module)."""
+        lists = self.watches.get(x.index)
+        if lists is None:
             return
-        kept: list[int] = []
-        self.watches[i] = kept
+        lo = x.lo
+        hi = x.hi
+        card = x.card
+        fresh = watcher.seen_card < 0
+        if not fresh and card == watcher.seen_card:
+            return  # domains only shrink along a branch: the same size is the same domain
+        lo_moved = fresh or lo != watcher.seen_lo
+        hi_moved = fresh or hi != watcher.seen_hi
+        # remembered before the visits: what they change on x is seen by the next scan
+        watcher.see(lo, hi, card)
+        if lo_moved:
+            self._scan_kind(x, lists, GE, lo, hi)
+        if hi_moved:
+            self._scan_kind(x, lists, LE, lo, hi)
+        if lo == hi and (lo_moved or hi_moved):
+            self._scan_kind(x, lists, EQ, lo, hi)
+        self._scan_kind(x, lists, NE, lo, hi)
+
+    def _scan_kind(self, x: IntVar, lists: list[list[int]], kind: int, lo: int,
+                   hi: int) -> None:
+        """Visit the watches of one kind on x whose predicate holds for x's domain when
+        the scan began (lo, hi; a domain only shrinks, so they still hold). Entries whose
+        watch moved to another predicate leave the list (compacted in place: most stay,
+        and are not even written), and go to that predicate's list, which may be this one
+        (appended after the part being scanned)."""
+        ws = lists[kind]
         n = len(ws)
+        j = 0  # where the next kept entry goes
         k = 0
         try:
             while k < n:
+                v = ws[k + 1]
+                if kind == GE:
+                    true = v <= lo
+                elif kind == LE:
+                    true = v >= hi
+                elif kind == EQ:
+                    true = v == lo
+                else:
+                    true = not x.contains(v)
                 entry = ws[k]
-                k += 1
-                if self._visit(entry):
-                    kept.append(entry)
+                k += 2
+                if not true or self._visit(entry):
+                    if j != k - 2:
+                        ws[j] = entry
+                        ws[j + 1] = v
+                    j += 2
         except Inconsistency:
-            kept.extend(ws[k - 1:])  # the failing entry and the unvisited ones stay
+            del ws[j:k - 2]  # the failing entry and the unvisited ones stay
             raise
+        if j != n:
+            del ws[j:n]
 
     def _visit(self, entry: int) -> bool:
-        """Handle one watch whose variable changed; False if the watch moved away."""
+        """Handle one watch whose predicate became true; False if the watch moved away."""
         c = entry >> 1
         slot = entry & 1
         preds = self.preds
         start = self.starts[c]
         w = self.watch1[c] if slot else self.watch0[c]
-        if not holds(preds[start + w]):
-            return True
         other = self.watch0[c] if slot else self.watch1[c]
         size = self.sizes[c]
         if size == 1:
@@ -350,7 +430,7 @@ class NogoodStore(Propagator):
                         self.watch1[c] = j
                     else:
                         self.watch0[c] = j
-                    self._watch(p.var, entry)
+                    self._watch(p, entry)
                     return False
         # every predicate but q holds
         if holds(q):
