@@ -1,0 +1,160 @@
+"""Conflicts per second of the learning search on the hard section (issue 42, item 1).
+
+Each instance of the hard section runs with `search="learning"` (and the options given)
+for a fixed time in a child process, once per conundrum build named on the command line
+(the interpreter of each: a virtual environment with that build installed), the builds
+taking turns instance by instance so that the machine's load falls on them alike. The
+report gives, per instance and build, the failures (conflicts), the nodes, the seconds and
+conflicts per second, and the ratio of each build to the first.
+
+    python bench/conflicts.py --python old=/tmp/venv-old/bin/python \\
+        --python new=/tmp/venv-new/bin/python --seconds 10 --output bench/CONFLICTS.md
+    python bench/conflicts.py --only golomb --seconds 5     # this interpreter only
+
+A conflict is a failure of the search (`stats.fails`): each one is analysed into a nogood.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+CHILD = """
+import json, sys, time
+sys.path.insert(0, {bench!r})
+import conundrum as cn
+from hard import hard_instances
+from models.cn_models import build
+inst = next(i for i in hard_instances() if i.name == {name!r})
+m, xs, obj = build(inst)
+opts = dict(search="learning", time_limit={seconds!r}, **{options!r})
+t = time.perf_counter()
+if inst.kind in ("min", "max"):
+    (m.minimize if inst.kind == "min" else m.maximize)(obj, **opts)
+else:
+    m.solve(**opts)
+took = time.perf_counter() - t
+s = m.stats
+print(json.dumps({{"fails": s.fails, "nodes": s.nodes, "seconds": took,
+                  "status": str(s.status), "compiled": cn.COMPILED}}))
+"""
+
+
+def run_one(python: str, name: str, seconds: float, options: dict) -> dict:
+    """One instance under one build, in a child process."""
+    code = CHILD.format(bench=str(HERE), name=name, seconds=seconds, options=options)
+    p = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                       timeout=seconds * 3 + 60, env={**os.environ, "PYTHONPATH": ""})
+    if p.returncode != 0:
+        return {"error": (p.stderr.strip().splitlines() or ["?"])[-1]}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def rate(cell: dict) -> float | None:
+    """Conflicts per second of a cell, None if it failed or had no conflict."""
+    if "error" in cell or not cell["fails"] or cell["seconds"] <= 0:
+        return None
+    return cell["fails"] / cell["seconds"]
+
+
+def report(builds: list[str], rows: dict[str, dict[str, dict]], meta: dict) -> str:
+    """The Markdown table: per instance, each build's conflicts/s and its ratio to the
+    first build; then the median of each build's rates and ratios."""
+    out = ["# Conflicts per second of the learning search (issue 42)", ""]
+    out += [f"- {k}: {v}" for k, v in meta.items()]
+    out += ["", "| instance | " + " | ".join(
+        f"{b}: conflicts, nodes, s, conflicts/s" for b in builds) + " | " + " | ".join(
+        f"{b} / {builds[0]}" for b in builds[1:]) + " |"]
+    out.append("|---" * (1 + len(builds) + len(builds) - 1) + "|")
+    ratios: dict[str, list[float]] = {b: [] for b in builds[1:]}
+    rates: dict[str, list[float]] = {b: [] for b in builds}
+    for name, cells in rows.items():
+        line = [name]
+        for b in builds:
+            c = cells[b]
+            if "error" in c:
+                line.append(f"error: {c['error'][:60]}")
+                continue
+            r = rate(c)
+            if r is not None:
+                rates[b].append(r)
+            line.append(f"{c['fails']:,}, {c['nodes']:,}, {c['seconds']:.1f}, "
+                        f"**{r:,.0f}**" if r is not None else
+                        f"{c['fails']:,}, {c['nodes']:,}, {c['seconds']:.1f}, -")
+        base = rate(cells[builds[0]])
+        for b in builds[1:]:
+            r = rate(cells[b])
+            if base and r:
+                ratios[b].append(r / base)
+                line.append(f"{r / base:.2f}x")
+            else:
+                line.append("-")
+        out.append("| " + " | ".join(line) + " |")
+    out += ["", "Medians over the instances with conflicts:", ""]
+    for b in builds:
+        if rates[b]:
+            out.append(f"- {b}: {statistics.median(rates[b]):,.0f} conflicts/s")
+    for b, rs in ratios.items():
+        if rs:
+            out.append(f"- {b} / {builds[0]}: median {statistics.median(rs):.2f}x, "
+                       f"geometric mean {statistics.geometric_mean(rs):.2f}x")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--python", action="append", default=[], metavar="NAME=PATH",
+                    help="a build to measure: a name and its interpreter (repeatable); "
+                         "default: this interpreter")
+    ap.add_argument("--seconds", type=float, default=10, help="time per run (default 10)")
+    ap.add_argument("--only", help="instances whose name contains one of these (comma-separated)")
+    ap.add_argument("--options", default='{"var_select": "activity"}',
+                    help="extra search options, JSON (default: the hard section's learning "
+                         "setting, var_select=activity)")
+    ap.add_argument("--output", help="write the Markdown report here (and .json beside it)")
+    args = ap.parse_args()
+    builds = dict(b.split("=", 1) for b in args.python) or {"this": sys.executable}
+    options = json.loads(args.options)
+    from hard import hard_instances
+    names = [i.name for i in hard_instances()]
+    if args.only:
+        keys = args.only.split(",")
+        names = [n for n in names if any(k in n for k in keys)]
+    rows: dict[str, dict[str, dict]] = {}
+    for name in names:
+        rows[name] = {}
+        for b, python in builds.items():
+            rows[name][b] = cell = run_one(python, name, args.seconds, options)
+            r = rate(cell)
+            print(f"{name:32} {b:8} {cell.get('fails', '-')!s:>9} conflicts "
+                  f"{(f'{r:,.0f}/s' if r else cell.get('error', '-'))}", flush=True)
+    meta = {
+        "command": "python bench/conflicts.py " + " ".join(sys.argv[1:]),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores; load average "
+                   + " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        "search": f"search='learning', {options}, time_limit={args.seconds:g} s, one core",
+        "builds": ", ".join(f"{b} ({p})" for b, p in builds.items()),
+    }
+    text = report(list(builds), rows, meta)
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text)
+        Path(args.output).with_suffix(".json").write_text(
+            json.dumps({"meta": meta, "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
