@@ -29,6 +29,7 @@ from conundrum.model.options import (
     search_options,
     sense_sign,
 )
+from conundrum.model.places import caller_place
 from conundrum.model.sets import make_set_var
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.model.summary import summary
@@ -39,6 +40,7 @@ OnSolution: TypeAlias = "Callable[[Solution], object]"
 if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
+    from conundrum.model.diagnosis import Conflict, Correction
     from conundrum.model.neighbourhood import Held
     from conundrum.parallel.options import Parallel
     from conundrum.search.options import SearchOptions
@@ -72,6 +74,9 @@ class Model:
         self.constraints: list[Expr] = []
         # position in self.constraints -> the name explanations call it by ("row 4")
         self.labels: dict[int, str] = {}
+        # position in self.constraints -> where the user's code added it ("model.py:12"),
+        # which names an unlabelled constraint in a conflict (model/diagnosis.py)
+        self.places: dict[int, str] = {}
         self.stats = SearchStats()
         self._names: dict[str, Var] = {}
         self.hints: dict[Var, int] = {}  # m.hint(...): values the search tries first
@@ -238,6 +243,7 @@ class Model:
         by `label` ("row 4", "cage A") instead of their formula."""
         if label is not None and not isinstance(label, str):
             raise ModelError(f"label must be a string, not {label!r}")
+        place = caller_place()
         stack = list(reversed(constraints))
         while stack:
             c = stack.pop()
@@ -246,6 +252,8 @@ class Model:
                 self._check_owner(c)
                 if label is not None:
                     self.labels[len(self.constraints)] = label
+                if place:
+                    self.places[len(self.constraints)] = place
                 self.constraints.append(c)
             elif isinstance(c, Iterable) and not isinstance(c, str):
                 stack.extend(reversed(list(c)))
@@ -255,6 +263,24 @@ class Model:
 
     def __iadd__(self, constraint: Constraints) -> Model:
         return self.add(constraint)
+
+    def _drop_constraints(self, drop: set[int]) -> None:
+        """Take out the constraints at the positions `drop`, keeping the labels and
+        places of the others (renumbered)."""
+        kept: list[Expr] = []
+        labels: dict[int, str] = {}
+        places: dict[int, str] = {}
+        for k, c in enumerate(self.constraints):
+            if k in drop:
+                continue
+            if k in self.labels:
+                labels[len(kept)] = self.labels[k]
+            if k in self.places:
+                places[len(kept)] = self.places[k]
+            kept.append(c)
+        self.constraints[:] = kept
+        self.labels = labels
+        self.places = places
 
     def _check_owner(self, c: Expr) -> None:
         from conundrum.lang.expr import postorder
@@ -409,6 +435,26 @@ class Model:
         finally:
             run.close()
         return last
+
+    def conflict(self, soft: Iterable[object] | None = None,
+                 time_limit: float | None = None) -> Conflict | None:
+        """None when the model has a solution; otherwise a minimal set of its constraint
+        groups (a label's constraints, or one unlabelled constraint) that have no solution
+        together with the hard ones: every constraint outside `soft` (labels or
+        constraints; default: all are soft). `conflict.minimal` is False when the time
+        limit stopped the shrinking (see model/diagnosis.py)."""
+        from conundrum.model.diagnosis import find_conflict
+
+        return find_conflict(self, soft, time_limit)
+
+    def correction(self, soft: Iterable[object] | None = None,
+                   time_limit: float | None = None) -> Correction | None:
+        """None when the model has a solution; otherwise a smallest set of soft
+        constraint groups whose removal leaves a solution (`correction.labels`), with that
+        solution (`correction.solution`; see model/diagnosis.py)."""
+        from conundrum.model.diagnosis import find_correction
+
+        return find_correction(self, soft, time_limit)
 
     def hint(self, values: Mapping[Var, int] | Solution) -> Model:
         """Values for the search to try first (a known or guessed solution, partial or

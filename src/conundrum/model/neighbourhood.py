@@ -61,17 +61,7 @@ class Held:
                  trace: TracebackType | None) -> None:
         mine = {id(c) for c in self.constraints}
         model = self.model
-        kept: list[Expr] = []
-        labels: dict[int, str] = {}
-        for k, c in enumerate(model.constraints):
-            if id(c) in mine:
-                continue
-            if k in model.labels:
-                labels[len(kept)] = model.labels[k]
-            kept.append(c)
-        model.constraints[:] = kept
-        model.labels.clear()
-        model.labels.update(labels)
+        model._drop_constraints({k for k, c in enumerate(model.constraints) if id(c) in mine})
         self.constraints = []
 
 

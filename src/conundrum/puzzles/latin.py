@@ -35,7 +35,8 @@ def post_grid(m: Any, x: Any, grid: Grid) -> None:
     for r, row in enumerate(grid.clues):
         for c, clue in enumerate(row):
             if clue.value is not None:
-                m += x[r][c] == clue.value
+                # labelled as explanations name cells: a clash names its clues (issue 43)
+                m.add(x[r][c] == clue.value, label=f"{cell_name(r, c)} = {clue.value}")
     for rel in grid.relations:
         (a, b), (c, d) = rel.small, rel.large
         m.add(x[a][b] < x[c][d], label=f"{cell_name(a, b)} < {cell_name(c, d)}")

@@ -1,0 +1,291 @@
+"""Why a model has no solution (issue 43): a minimal conflict among the user's
+constraints, and a smallest correction.
+
+The unit of blame is a *group*: the constraints added under one label
+(`m.add(c1, c2, label="cage A")`), or one unlabelled constraint, named by the place in the
+user's code that added it (`model.py:12`). `soft` says which groups may be blamed; every
+other constraint stays hard.
+
+- `conflict`: deletion-based shrinking. Start from every soft group (the model without a
+  solution); for each group in turn, solve the model without it: no solution, and it
+  leaves the conflict for good; a solution, and it stays (it is needed). What is left is a
+  set of groups with no solution together, each of which is needed: a minimal conflict
+  (not necessarily the smallest one). Cost: one solve per soft group, each on the model as
+  it stands then; a time limit that stops one leaves the group in and `minimal` False.
+- `correction`: one optimisation. Each soft group gets an indicator (a fresh 0/1
+  variable) and holds only when its indicator is 1 (`cn.implies`: the group is reified,
+  so globals stand for their decompositions); the search maximises the number of groups
+  kept. The groups whose indicator is 0 are a smallest set to drop (a correction set of
+  minimum size, `optimal` when the search proved it), and the solution is one of the model
+  without them. The indicators exist only during the call.
+
+Both answer None when the model has a solution (found first, with the same limit).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from conundrum.lang.errors import ModelError
+from conundrum.lang.expr import Expr, render
+
+if TYPE_CHECKING:
+    from conundrum.model.model import Model
+    from conundrum.model.solution import Solution
+
+
+@dataclass
+class Group:
+    """Constraints blamed together: their label (or place) and their positions."""
+
+    label: str
+    positions: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Conflict:
+    """Constraints of the model that have no solution together (with the hard ones).
+
+    `labels`: one per group, in the order the model has them; `constraints`, `places`:
+    one per constraint of those groups; `minimal`: proved minimal (dropping any one group
+    leaves a solution), False when a limit stopped the shrinking."""
+
+    labels: list[str]
+    constraints: list[Expr]
+    places: list[str]
+    minimal: bool
+    groups: list[list[int]] = field(repr=False, default_factory=list)
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(label, place, constraint) for each constraint, group by group."""
+        out = []
+        i = 0
+        for label, positions in zip(self.labels, self.groups, strict=True):
+            for _ in positions:
+                out.append((label, self.places[i], render(self.constraints[i])))
+                i += 1
+        return out
+
+    def __str__(self) -> str:
+        head = ("a minimal conflict" if self.minimal else
+                "a conflict (a limit stopped the shrinking: maybe not minimal)")
+        lines = [f"{head}: these cannot all hold ({len(self.labels)} labels)"]
+        for label, place, formula in self.rows():
+            where = f" ({place})" if place and place != label else ""
+            lines.append(f"  {label}{where}: {formula}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(b)}</td>"
+                       f"<td><code>{html.escape(c)}</code></td></tr>"
+                       for a, b, c in self.rows())
+        head = "minimal conflict" if self.minimal else "conflict (not proved minimal)"
+        return (f"<table><caption>{head}</caption><tr><th>label</th><th>place</th>"
+                f"<th>constraint</th></tr>{rows}</table>")
+
+
+@dataclass
+class Correction:
+    """A smallest set of soft groups whose removal leaves a solution (`labels`, their
+    `constraints`), that solution, and whether the search proved the set smallest."""
+
+    labels: list[str]
+    constraints: list[Expr]
+    solution: Solution
+    optimal: bool
+
+    def __str__(self) -> str:
+        head = "drop" if self.optimal else "drop (not proved the fewest)"
+        lines = [f"{head} {len(self.labels)} constraint group(s) to get a solution:"]
+        lines += [f"  {label}" for label in self.labels]
+        return "\n".join(lines)
+
+
+def groups_of(model: Model, soft: Iterable[object] | None) -> tuple[list[Group], set[int]]:
+    """The model's soft groups (in the order of their first constraint) and the positions
+    of the hard constraints. `soft`: labels, places or constraints (by identity); None for
+    every constraint."""
+    by_label: dict[str, Group] = {}
+    groups: list[Group] = []
+    for k in range(len(model.constraints)):
+        label = model.labels.get(k)
+        if label is not None:
+            g = by_label.get(label)
+            if g is None:
+                g = by_label[label] = Group(label)
+                groups.append(g)
+            g.positions.append(k)
+        else:
+            groups.append(Group(model.places.get(k) or f"constraint {k}", [k]))
+    if soft is None:
+        return groups, set()
+    wanted_labels: set[str] = set()
+    wanted_ids: set[int] = set()
+    for s in [soft] if isinstance(soft, str | Expr) else soft:
+        if isinstance(s, str):
+            wanted_labels.add(s)
+        elif isinstance(s, Expr):
+            wanted_ids.add(id(s))
+        else:
+            raise ModelError(f"soft: {s!r} is neither a label nor a constraint")
+    def names(g: Group) -> set[str]:  # its label and the places of its constraints
+        return {g.label} | {model.places[k] for k in g.positions if k in model.places}
+
+    known = set().union(*(names(g) for g in groups)) if groups else set()
+    missing = sorted(wanted_labels - known)
+    if missing:
+        raise ModelError(f"soft: no constraint is labelled or was added at {missing[0]!r}")
+    ids = {id(c) for c in model.constraints}
+    if wanted_ids - ids:
+        raise ModelError("soft: a constraint given is not one of this model's")
+    chosen = [g for g in groups if names(g) & wanted_labels or
+              any(id(model.constraints[k]) in wanted_ids for k in g.positions)]
+    picked = {k for g in chosen for k in g.positions}
+    hard = set(range(len(model.constraints))) - picked
+    return chosen, hard
+
+
+class _Clock:
+    """What is left of a time limit (None: no limit)."""
+
+    def __init__(self, limit: float | None) -> None:
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int | float)
+                                  or limit <= 0):
+            raise ModelError(f"time_limit must be a positive number of seconds, not {limit!r}")
+        self.end = None if limit is None else time.monotonic() + limit
+
+    def left(self) -> float | None:
+        if self.end is None:
+            return None
+        return max(self.end - time.monotonic(), 1e-3)
+
+
+def _solvable(model: Model, keep: set[int], clock: _Clock) -> bool | None:
+    """Whether the model restricted to the constraints at `keep` has a solution (None: a
+    limit came first). The model is put back as it was."""
+    saved = model.constraints[:]
+    model.constraints[:] = [c for k, c in enumerate(saved) if k in keep]
+    try:
+        left = clock.left()
+        found = model.solve() if left is None else model.solve(time_limit=left)
+        if found is not None:
+            return True
+        return False if model.stats.status == "unsatisfiable" else None
+    finally:
+        model.constraints[:] = saved
+
+
+def _undecided(what: str) -> ModelError:
+    return ModelError(f"{what}: the time limit ran out before the model was shown to have "
+                      "no solution")
+
+
+def find_conflict(model: Model, soft: Iterable[object] | None,
+                  time_limit: float | None) -> Conflict | None:
+    """Model.conflict (see the module)."""
+    clock = _Clock(time_limit)
+    groups, hard = groups_of(model, soft)
+    everything = set(range(len(model.constraints)))
+    whole = _solvable(model, everything, clock)
+    if whole is None:
+        raise _undecided("conflict")
+    if whole:
+        return None
+    core = list(groups)
+    minimal = True
+    i = 0
+    while i < len(core):
+        rest = hard | {k for j, g in enumerate(core) if j != i for k in g.positions}
+        answer = _solvable(model, rest, clock)
+        if answer is False:
+            del core[i]  # not needed: the others clash without it
+        else:
+            if answer is None:
+                minimal = False  # undecided: kept, so what is left still clashes
+            i += 1
+    positions = [k for g in core for k in g.positions]
+    return Conflict(labels=[g.label for g in core],
+                    constraints=[model.constraints[k] for k in positions],
+                    places=[model.places.get(k, "") for k in positions],
+                    minimal=minimal, groups=[list(g.positions) for g in core])
+
+
+def find_correction(model: Model, soft: Iterable[object] | None,
+                    time_limit: float | None) -> Correction | None:
+    """Model.correction (see the module)."""
+    import conundrum as cn
+    from conundrum.model.solution import Solution
+
+    clock = _Clock(time_limit)
+    groups, hard = groups_of(model, soft)
+    whole = _solvable(model, set(range(len(model.constraints))), clock)
+    if whole is None:
+        raise _undecided("correction")
+    if whole:
+        return None
+    n_vars = len(model.variables)
+    saved = model.constraints[:]
+    labels, places = dict(model.labels), dict(model.places)
+    try:
+        guarded: list[Expr] = [saved[k] for k in sorted(hard)]
+        keep = [model.bool_var() for _ in groups]
+        for b, g in zip(keep, groups, strict=True):
+            for k in g.positions:
+                guarded.append(cn.implies(b, saved[k]))
+        model.constraints[:] = guarded
+        model.labels, model.places = {}, {}
+        left = clock.left()
+        best = (model.maximize(cn.sum(keep)) if left is None else
+                model.maximize(cn.sum(keep), time_limit=left))
+        optimal = model.stats.status == "optimal_solution"
+        if best is None:
+            if model.stats.status == "unsatisfiable":
+                raise ModelError("correction: the hard constraints alone have no solution, "
+                                 "so dropping soft ones cannot help")
+            raise _undecided("correction")
+        dropped = [g for b, g in zip(keep, groups, strict=True) if best[b] == 0]
+        variables = model.variables[:n_vars]
+        solution = Solution(model, {v.index: best[v] for v in variables}, variables)
+    finally:
+        model.constraints[:] = saved
+        model.labels, model.places = labels, places
+        del model.variables[n_vars:]
+    return Correction(labels=[g.label for g in dropped],
+                      constraints=[saved[k] for g in dropped for k in g.positions],
+                      solution=solution, optimal=optimal)
+
+
+#: a puzzle's given, as its front end labels it: `r3c5 = 7` (puzzles/latin.py post_grid)
+_GIVEN = re.compile(r"r\d+c\d+ = -?\d+")
+
+
+def given_labels(model: Model) -> list[str]:
+    """The labels of a puzzle's givens (`r1c3 = 2`), in the order they were added: what
+    a puzzle's clash may blame (the rules stay hard)."""
+    seen: dict[str, None] = {}
+    for k in sorted(model.labels):
+        label = model.labels[k]
+        if _GIVEN.fullmatch(label):
+            seen[label] = None
+    return list(seen)
+
+
+def count_without(model: Model, dropped: list[Expr], limit: int,
+                  time_limit: float | None = None) -> tuple[int, bool]:
+    """How many solutions the model has without the constraints `dropped` (by identity),
+    counted up to `limit`; and whether the count is complete. The model is put back."""
+    gone = {id(c) for c in dropped}
+    saved = model.constraints[:]
+    model.constraints[:] = [c for c in saved if id(c) not in gone]
+    try:
+        found = (model.count(limit=limit) if time_limit is None else
+                 model.count(limit=limit, time_limit=time_limit))
+        complete = model.stats.complete and found < limit
+        return found, complete
+    finally:
+        model.constraints[:] = saved
