@@ -189,12 +189,14 @@ def composition(manifest: dict, res: dict) -> list[str]:
 #: model with `increasing`/`decreasing` over set variables gets another solution set from
 #: Gecode (the same count, by symmetry). conundrum follows MiniZinc's definition
 #: (docs/globals/sets.md).
-SET_ORDER = ("`decreasing` over set variables: Gecode 6.2's native set order is not "
-             "MiniZinc's; conundrum's solutions are the ones MiniZinc's own evaluation "
-             "accepts (checked on the first of each)")
+SET_ORDER = ("an order over set variables (`decreasing`, `>=`, `<`): Gecode 6.2's native "
+             "set order is not MiniZinc's; conundrum's solutions are the ones MiniZinc's "
+             "own evaluation accepts, Gecode's it rejects (checked on the first of each)")
 EXPLAINED = {
     "hakank/steiner/steiner": SET_ORDER,
     "hakank/set_puzzle/set_puzzle": SET_ORDER,
+    "mzb/steiner-triples/steiner-triples+07": SET_ORDER,
+    "mznc/2021/steiner-systems/steiner-systems+steiner_t6_k6_N7": SET_ORDER,
 }
 
 
@@ -239,7 +241,9 @@ def targets(by_name: dict, res: dict) -> list[str]:
         + ("" if not rejected else "; **rejected**: " + "; ".join(
             f"`{n}` ({c.get('note', c['status'])})" for n, c in rejected)),
         "- differences of meaning, explained (not counted above): "
-        + ("none" if not explained else "; ".join(f"`{n}` ({w})" for n, w in explained)),
+        + ("none" if not explained else "; ".join(
+            ", ".join(f"`{n}`" for n, w in explained if w == why) + f": {why}"
+            for why in dict.fromkeys(w for _, w in explained))),
         "- target *the same answer everywhere*: "
         + ("met" if not wrong and not rejected else "**missed**"),
         f"- target *none where Gecode answers within {TARGET_ANSWER:g} s and conundrum does "
