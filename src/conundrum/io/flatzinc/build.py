@@ -54,6 +54,12 @@ VALUE_CHOICE = {"indomain_min": "min", "indomain_max": "max", "indomain_middle":
                 "indomain_median": "median", "indomain": "min", "indomain_split": "split",
                 "indomain_reverse_split": "reverse_split", "indomain_random": "random"}
 
+# set_search value choices -> (the order of the elements, the member's value tried first):
+# indomain_min includes the smallest undecided element first, outdomain_min excludes it
+SET_VALUE_CHOICE = {"indomain_min": ("up", "max"), "indomain_max": ("down", "max"),
+                    "outdomain_min": ("up", "min"), "outdomain_max": ("down", "min"),
+                    "indomain": ("up", "max")}
+
 # constraint annotations that ask nothing of a solver: MiniZinc's bookkeeping (which variable
 # a constraint defines, the context it was flattened in, names for its tools) and
 # properties that allow a solver to drop a constraint but never require it to
@@ -368,12 +374,44 @@ class Builder:
                 variables = [x for x in xs if isinstance(x, cn.Var)]
                 if variables:
                     phases.append((variables, vs, val))
+            elif isinstance(ann, Call) and ann.name == "set_search" and len(ann.args) >= 3:
+                self.set_phase(ann, phases, warnings)
             elif isinstance(ann, Call | Name) and ann.name.startswith("restart_") or \
                     isinstance(ann, Call) and ann.name == "relax_and_reconstruct":
                 self.restart_annotation(ann, warnings)
             else:
                 warnings.append(f"search annotation {_show(ann)} is not supported; ignored")
         return phases
+
+    def set_phase(self, ann: Call, phases: list, warnings: list[str]) -> None:
+        """`set_search(S, varsel, valsel, _)` as a phase over the sets' members, as
+        Gecode's FlatZinc reads it: the first set not yet fixed, then its smallest (or
+        largest) undecided element, included first (indomain_*) or excluded first
+        (outdomain_*). Only `input_order` picks sets as Gecode does; any other variable
+        choice (first_fail counts a set's undecided elements) is followed as input_order,
+        and said."""
+        sets = self.resolve(ann.args[0])
+        if not isinstance(sets, list):
+            sets = [sets]
+        var_choice, value_choice = ann.args[1], ann.args[2]
+        var_name = var_choice.name if isinstance(var_choice, Name) else ""
+        if var_name != "input_order":
+            warnings.append(f"set_search: variable choice {_show(var_choice)} is followed as "
+                            "input_order")
+        val_name = value_choice.name if isinstance(value_choice, Name) else ""
+        order, value = SET_VALUE_CHOICE.get(val_name, (None, None))
+        if order is None:
+            warnings.append(f"set_search: value choice {_show(value_choice)} is not "
+                            "supported; using indomain_min")
+            order, value = SET_VALUE_CHOICE["indomain_min"]
+        members: list[cn.Var] = []
+        for s in sets:
+            if isinstance(s, cn.SetVar):
+                pairs = sorted(zip(s.universe, s.members, strict=True),
+                               reverse=order == "down")
+                members.extend(m for _, m in pairs)
+        if members:
+            phases.append((members, "input_order", value))
 
     def restart_annotation(self, ann: Call | Name, warnings: list[str]) -> None:
         """MiniZinc's restart and LNS annotations as the `restarts` and `lns` options."""
