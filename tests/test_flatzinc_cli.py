@@ -3,11 +3,15 @@ on committed FlatZinc texts (no MiniZinc needed)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conundrum.cli import main
 from conundrum.io.flatzinc.parser import FznError, IntSet, Range, parse
@@ -428,3 +432,69 @@ def fzn_args(flags):
     from conundrum.cli.parser import build_parser
 
     return build_parser().parse_args(["fzn", *flags, "x.fzn"])
+
+
+# ------------------------------------------------------------------ --why (issue 43)
+
+WHY_FORMS = {
+    # FlatZinc constraint text, and its meaning on (x, y, z)
+    "le": (lambda a, b, c: f"int_le({a}, {b})", lambda a, b, c: lambda v: v[a] <= v[b]),
+    "ne": (lambda a, b, c: f"int_ne({a}, {b})", lambda a, b, c: lambda v: v[a] != v[b]),
+    "sum": (lambda a, b, c: f"int_lin_le([1,1],[{a},{b}],{c})",
+            lambda a, b, c: lambda v: v[a] + v[b] <= c),
+    "at_least": (lambda a, b, c: f"int_le({c}, {a})", lambda a, b, c: lambda v: v[a] >= c),
+}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(WHY_FORMS)), st.sampled_from("xyz"),
+                          st.sampled_from("xyz"), st.integers(0, 4)),
+                min_size=2, max_size=7))
+def test_why_names_a_minimal_set_of_lines(tmp_path_factory, constraints):
+    """`fzn --why` on an unsatisfiable FlatZinc quotes lines whose constraints clash
+    (brute force says so) and each of which is needed (without any one of them, brute
+    force finds a solution)."""
+    lines = [f"var 0..3: {v} :: output_var;" for v in "xyz"]
+    meaning = {}
+    for kind, a, b, c in constraints:
+        text, holds = WHY_FORMS[kind]
+        lines.append(f"constraint {text(a, b, c)};")
+        meaning[len(lines)] = holds(a, b, c)
+    lines.append("solve satisfy;")
+
+    def solvable(numbers):
+        return any(all(meaning[n](dict(zip("xyz", t, strict=True))) for n in numbers)
+                   for t in itertools.product(range(4), repeat=3))
+
+    path = tmp_path_factory.mktemp("why") / "model.fzn"
+    path.write_text("\n".join(lines) + "\n")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["fzn", "--why", str(path)]) == 0
+    printed = out.getvalue().splitlines()
+    if solvable(meaning):
+        assert "=====UNSATISFIABLE=====" not in printed and not any(
+            p.startswith("% why") for p in printed)
+        return
+    assert printed[0] == "=====UNSATISFIABLE====="
+    assert printed[1].startswith("% why: a minimal set of ")
+    blamed = [int(re.match(r"% line (\d+): ", p).group(1)) for p in printed[2:]]
+    for n in blamed:
+        assert printed[2 + blamed.index(n)].endswith(lines[n - 1])  # the line, quoted
+    assert all(n in meaning for n in blamed)  # constraints, not the declarations
+    assert not solvable(blamed)
+    for n in blamed:
+        assert solvable([m for m in blamed if m != n])
+
+
+def test_why_is_silent_without_the_flag_and_on_a_solution(tmp_path, capsys):
+    unsat = "var 0..3: x :: output_var;\nconstraint int_le(5, x);\nsolve satisfy;\n"
+    code, out, _ = run(tmp_path, capsys, unsat)
+    assert code == 0 and out == "=====UNSATISFIABLE=====\n"
+    code, out, _ = run(tmp_path, capsys, unsat, "--why")
+    assert out.splitlines() == ["=====UNSATISFIABLE=====",
+                                "% why: a minimal set of 1 constraints that cannot hold "
+                                "together:", "% line 2: constraint int_le(5, x);"]
+    sat = "var 0..3: x :: output_var;\nconstraint int_le(2, x);\nsolve satisfy;\n"
+    code, out, _ = run(tmp_path, capsys, sat, "--why")
+    assert code == 0 and "why" not in out

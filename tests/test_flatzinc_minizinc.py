@@ -227,6 +227,19 @@ def test_no_lns_flag_passes_through(env):
     assert tree("-t", "60000") != exact  # LNS, the default under a time limit
 
 
+def test_why_flag_passes_through(env, tmp_path):
+    """`minizinc --solver conundrum --why` on an unsatisfiable model: the FlatZinc
+    constraints that clash come back as comments after =====UNSATISFIABLE=====."""
+    model = tmp_path / "clash.mzn"
+    model.write_text("var 0..9: x;\nvar 0..9: y;\nconstraint x + y <= 5;\n"
+                     "constraint x >= 3;\nconstraint y >= 3;\nsolve satisfy;\n")
+    out = minizinc(env, "conundrum", [str(model)], "--why")
+    lines = out.splitlines()
+    assert "=====UNSATISFIABLE=====" in lines
+    assert any(line.startswith("% why: a minimal set of ") for line in lines), out
+    assert not any("why" in line for line in minizinc(env, "conundrum", [str(model)]).splitlines())
+
+
 def test_json_stream_gives_objective_and_bound_with_every_solution(env, tmp_path):
     """`minizinc --json-stream -i -s`: each improving solution is followed by a statistics
     object with its objective and the bound proved so far; the objectives improve, every

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from conundrum.cli.argtypes import add_search_arguments
 from conundrum.parallel.options import MAX_WORKERS  # -p: worker processes at most
 
+WHY_SECONDS = 30.0  # --why: the time for the conflict when -t gives none
+
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
     from conundrum.io.flatzinc.build import Problem
 
@@ -46,7 +48,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      "-t it is the default; a satisfaction model ignores it)")
     lns.add_argument("--no-lns", action="store_true",
                      help="optimise by the exact branch and bound even with -t")
+    p.add_argument("--why", action="store_true",
+                   help="on an unsatisfiable model, also print a minimal set of its "
+                   "constraints that cannot hold together, as %% comments (searched for "
+                   f"up to {WHY_SECONDS:g} s, or -t)")
     add_search_arguments(p)
+
+
+def why(problem: Problem, text: str, budget: float, out: Callable[[str], None]) -> None:
+    """After =====UNSATISFIABLE=====: a minimal set of the FlatZinc's constraints that
+    cannot hold together (each line's constraints blamed together), as comments quoting
+    the lines."""
+    import conundrum as cn
+
+    m = problem.model
+    for k, line in problem.lines.items():
+        m.labels[k] = f"line {line}"
+    try:
+        conflict = m.conflict(time_limit=budget)
+    except cn.ModelError:  # not shown unsatisfiable again within the budget
+        out("% why: the time limit ran out before a conflict was found")
+        return
+    if conflict is None:  # pragma: no cover - the search said unsatisfiable
+        return
+    source = text.splitlines()
+    shown = "a minimal set" if conflict.minimal else "a set (the time limit stopped the " \
+        "shrinking: maybe not minimal)"
+    out(f"% why: {shown} of {len(conflict.labels)} constraints that cannot hold together:")
+    for label in conflict.labels:
+        number = int(label.removeprefix("line "))
+        quoted = source[number - 1].strip() if 0 < number <= len(source) else ""
+        out(f"% {label}: {quoted}")
 
 
 def read_source(path: str) -> str:
@@ -107,8 +139,9 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
     return opts
 
 
-def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]) -> None:
-    """Search and print solutions, the final status line and (-s) the statistics."""
+def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]) -> bool:
+    """Search and print solutions, the final status line and (-s) the statistics; whether
+    the model was shown unsatisfiable."""
     from conundrum.io.flatzinc.output import (
         SEARCH_COMPLETE,
         UNKNOWN,
@@ -165,6 +198,7 @@ def solve(problem: Problem, args: argparse.Namespace, out: Callable[[str], None]
         out(SEARCH_COMPLETE)  # every solution printed, or the last one proved optimal
     if args.stats:
         out(format_stats(stats))
+    return found == 0 and stats.status == cn_stats.UNSATISFIABLE
 
 
 def run(args: argparse.Namespace, out: Callable[[str], None],
@@ -187,7 +221,8 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
 
     where = "<stdin>" if args.file == "-" else args.file
     try:
-        problem = read(read_source(args.file), free=args.free)
+        text = read_source(args.file)
+        problem = read(text, free=args.free)
     except FznError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2
@@ -197,7 +232,9 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     for w in problem.warnings:
         err(f"conundrum fzn: warning: {w}")
     try:
-        solve(problem, args, out)
+        unsatisfiable = solve(problem, args, out)
+        if unsatisfiable and args.why:
+            why(problem, text, args.time_ms / 1000 if args.time_ms else WHY_SECONDS, out)
     except cn.ModelError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2

@@ -94,6 +94,8 @@ class Problem:
     warnings: list[str] = field(default_factory=list)
     restarts: str | None = None  # from a restart_* annotation: the `restarts` option
     lns: bool = False  # a relax_and_reconstruct annotation asks for neighbourhood search
+    # the FlatZinc line each model constraint comes from, by its position (`fzn --why`)
+    lines: dict[int, int] = field(default_factory=dict)
 
 
 class Builder:
@@ -461,10 +463,18 @@ def _show(ann: object) -> str:
 def build(fzn: FlatZinc, free: bool = False) -> Problem:
     """The model of a parsed FlatZinc text (`free`: ignore its search annotations)."""
     b = Builder()
+    lines: dict[int, int] = {}
+
+    def came_from(line: int) -> None:  # the constraints just added come from `line`
+        for k in range(len(lines), len(b.model.constraints)):
+            lines[k] = line
+
     for item in fzn.declarations:
         b.declare(item)
+        came_from(item.line)
     for con in fzn.constraints:
         b.constrain(con.name, con.args, con.line, con.annotations, con.column, con.places)
+        came_from(con.line)
     solve = fzn.solve
     assert solve is not None
     b.at(solve.line, solve.column, solve.objective_place)
@@ -480,7 +490,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
     default_vars = [v for v in b.model.variables if v.name and v.index not in b.introduced]
     default_vars += b.set_members
     return Problem(b.model, solve.kind, objective, b.outputs(fzn), phases, default_vars,
-                   warnings, b.restarts, b.lns)
+                   warnings, b.restarts, b.lns, lines)
 
 
 def read(text: str, free: bool = False) -> Problem:

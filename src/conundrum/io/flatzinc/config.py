@@ -21,7 +21,9 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                 "(with one it is the default)",
                 "bool", "false"],
                ["--no-lns", "never optimise by large neighbourhood search, even under a time "
-                "limit (the exact search from the start)", "bool", "false"]]
+                "limit (the exact search from the start)", "bool", "false"],
+               ["--why", "on an unsatisfiable model, also print a minimal set of the FlatZinc's "
+                "constraints that cannot hold together, as comments", "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
 
 
