@@ -3,11 +3,13 @@ small random models, the places that name unlabelled constraints, and the errors
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -243,7 +245,7 @@ def test_a_puzzle_without_a_solution_names_its_clashing_givens(tmp_path) -> None
     assert p.returncode == 1
     lines = p.stdout.splitlines()
     assert lines[0] == "no solution"
-    assert lines[1] == "these givens cannot all hold: r1c1 = 1, r1c2 = 2, r3c3 = 3, r4c3 = 4"
+    assert lines[1] == "these clues cannot all hold: r1c1 = 1, r1c2 = 2, r3c3 = 3, r4c3 = 4"
     dropped = lines[2].removeprefix("without ").split(":")[0]
     assert dropped in lines[1]
     # the count printed is the puzzle's without that given, counted here on its own
@@ -261,3 +263,32 @@ def test_a_puzzle_without_a_solution_names_its_clashing_givens(tmp_path) -> None
     s = run_cli("sudoku", "--json-stream", str(grid))
     assert s.returncode == 1
     assert json.loads(s.stdout.splitlines()[-1])["conflict"] == data["conflict"]
+
+
+KILLER = (Path(__file__).resolve().parent.parent / "examples" / "killer-4x4.txt").read_text()
+
+
+@pytest.mark.parametrize(("command", "text", "clash"), [
+    # a single-cell cage of 5 in a 4x4 Killer
+    ("killer", KILLER.replace("d=2", "d=5"), ["cage d (sum 5)"]),
+    # a strictly increasing row, with its first column's 1 given below
+    ("futoshiki", ".<.<.\n     \n1 . .\n     \n. . .\n",
+     ["r2c1 = 1", "r1c1 < r1c2", "r1c2 < r1c3"]),
+    # all three seen from above and from below the same column
+    ("skyscrapers", "  3 . .\n. . . . .\n. . . . .\n. . . . .\n  3 . .\n",
+     ["3 seen from above column 1", "3 seen from below column 1"]),
+])
+def test_each_family_blames_its_clues(tmp_path, command, text, clash) -> None:
+    """The clash names the family's clues (givens, relations, cage targets, skyline
+    counts), never its rules; the correction drops one of them and the count printed is
+    the puzzle's without it."""
+    path = tmp_path / "puzzle.txt"
+    path.write_text(text)
+    p = run_cli(command, "--json", str(path))
+    assert p.returncode == 1, p.stderr
+    data = json.loads(p.stdout.splitlines()[-1])
+    assert data["conflict"] == clash and data["minimal"]
+    assert len(data["correction"]) == 1 and data["correction"][0] in clash
+    m = importlib.import_module(f"conundrum.puzzles.{command}").parse(text).model
+    m._drop_constraints({k for k, label in m.labels.items() if label in data["correction"]})
+    assert data["solutions_without"] == m.count() > 0

@@ -161,14 +161,14 @@ def _nothing_found(args: argparse.Namespace, incomplete: bool, reason: str,
 
 
 def _why_not(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> None:
-    """After "no solution": the givens that clash (a minimal set, the rules kept) and the
-    fewest givens to drop, with how many solutions the puzzle then has (issue 43). Said
+    """After "no solution": the clues that clash (a minimal set, the rules kept) and the
+    fewest clues to drop, with how many solutions the puzzle then has (issue 43). Said
     only when each answer comes within the budget (--time-limit, else WHY_SECONDS)."""
     from conundrum.lang.errors import ModelError
-    from conundrum.model.diagnosis import count_without, given_labels
+    from conundrum.model.diagnosis import count_without
 
     m = puzzle.model
-    clues = given_labels(m)
+    clues = puzzle.clues
     if not clues:
         return
     budget = args.time_limit or WHY_SECONDS
@@ -191,7 +191,7 @@ def _why_not(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None
                         "solutions_without": count, "count_complete": complete}))
         return
     paint = palette(args, "out").paint
-    out(paint("these givens cannot all hold: ", "bold") + ", ".join(conflict.labels)
+    out(paint("these clues cannot all hold: ", "bold") + ", ".join(conflict.labels)
         + ("" if conflict.minimal else " (not proved minimal)"))
     many = solutions_text(count) if complete else f"at least {solutions_text(count)}"
     out(paint("without ", "bold") + " and ".join(correction.labels) + f": {many}"

@@ -25,7 +25,6 @@ Both answer None when the model has a solution (found first, with the same limit
 from __future__ import annotations
 
 import html
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -258,21 +257,6 @@ def find_correction(model: Model, soft: Iterable[object] | None,
     return Correction(labels=[g.label for g in dropped],
                       constraints=[saved[k] for g in dropped for k in g.positions],
                       solution=solution, optimal=optimal)
-
-
-#: a puzzle's given, as its front end labels it: `r3c5 = 7` (puzzles/latin.py post_grid)
-_GIVEN = re.compile(r"r\d+c\d+ = -?\d+")
-
-
-def given_labels(model: Model) -> list[str]:
-    """The labels of a puzzle's givens (`r1c3 = 2`), in the order they were added: what
-    a puzzle's clash may blame (the rules stay hard)."""
-    seen: dict[str, None] = {}
-    for k in sorted(model.labels):
-        label = model.labels[k]
-        if _GIVEN.fullmatch(label):
-            seen[label] = None
-    return list(seen)
 
 
 def count_without(model: Model, dropped: list[Expr], limit: int,

@@ -85,6 +85,9 @@ class Puzzle:
     # what its picture shows (conundrum.display.layout: a Board or Equations); None: the
     # notebook shows the model's summary and a solution's text. Not in repr: it is long
     layout: Any = field(default=None, repr=False)
+    # the labels of the constraints that are the puzzle's clues (givens, cage targets,
+    # relations, skyline counts): what a clash may blame, the rules staying hard (issue 43)
+    clues: list[str] = field(default_factory=list)
 
     def display(self, solution: Any = None) -> PuzzleView:
         """The puzzle's picture for a notebook: its givens, or with `solution` (a Solution

@@ -121,11 +121,12 @@ def _target(spec: str, ops: bool, source: str, i: int, j: int) -> tuple[int, str
     return int(digits), op
 
 
-def caged_puzzle(m, x: list, cm: CageMap, box: tuple[int, int] | None = None) -> Puzzle:
+def caged_puzzle(m, x: list, cm: CageMap, box: tuple[int, int] | None = None,
+                 clues: list[str] | None = None) -> Puzzle:
     """The Puzzle of a caged Latin-square model (Killer, KenKen): drawn with lines between
     cages, JSON as {"grid": ...}. Its picture has thick lines around the boxes and dashed
     cages with their sums when there are boxes (Killer), else thick lines around the cages
-    and their targets in the corner (KenKen)."""
+    and their targets in the corner (KenKen). `clues`: the labels of the cages' targets."""
     n = len(x)
     region = [[""] * n for _ in range(n)]
     for cage in cm.cages:
@@ -145,4 +146,4 @@ def caged_puzzle(m, x: list, cm: CageMap, box: tuple[int, int] | None = None) ->
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x), layout=layout)
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues or [])

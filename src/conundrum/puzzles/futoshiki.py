@@ -18,7 +18,7 @@ def parse(text: str, source: str = "") -> Puzzle:
                           source=source, line=grid.clues[0][0].line)
     check_clues(grid, None, "Futoshiki")
     m, x = latin_model(n)
-    post_grid(m, x, grid)
+    clues = post_grid(m, x, grid)
 
     def render(sol) -> str:
         return draw_relations(values(sol, x), grid)
@@ -26,4 +26,5 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, None))
+    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, None),
+                  clues=clues)

@@ -23,6 +23,7 @@ def parse(text: str, source: str = "") -> Puzzle:
     if not 2 <= n <= MAX_SIZE:
         raise PuzzleError(f"a KenKen has 2 to {MAX_SIZE} rows; this map has {n}", source=source)
     m, x = latin_model(n)
+    clues = []
     for cage in cm.cages:
         place: Place = {"source": source, "line": cage.line, "column": cage.column}
         cells = [x[r][c] for r, c in cage.cells]
@@ -34,6 +35,7 @@ def parse(text: str, source: str = "") -> Puzzle:
             raise PuzzleError(f"cage {cage.label!r}: {op!r} needs exactly 2 cells, it has "
                               f"{len(cells)}", **place)
         label = f"cage {cage.label} ({t}{op})"
+        clues.append(label)
         if op == "":
             m.add(cells[0] == t, label=label)
         elif op == "+":
@@ -49,4 +51,4 @@ def parse(text: str, source: str = "") -> Puzzle:
             a, b = cells
             m.add((a == t * b) | (b == t * a), label=label)
 
-    return caged_puzzle(m, x, cm)
+    return caged_puzzle(m, x, cm, clues=clues)

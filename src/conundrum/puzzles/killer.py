@@ -26,14 +26,17 @@ def parse(text: str, source: str = "") -> Puzzle:
                           source=source)
     b = isqrt(n)
     m, x = latin_model(n, (b, b))
+    clues = []
     for cage in cm.cages:
         place: Place = {"source": source, "line": cage.line, "column": cage.column}
         if len(cage.cells) > n:
             raise PuzzleError(f"cage {cage.label!r} has {len(cage.cells)} cells, more than "
                               f"the {n} different digits", **place)
         cells = [x[r][c] for r, c in cage.cells]
-        m.add(cn.sum(cells) == cage.target, label=f"cage {cage.label} (sum {cage.target})")
+        label = f"cage {cage.label} (sum {cage.target})"
+        m.add(cn.sum(cells) == cage.target, label=label)
+        clues.append(label)
         if len(cells) > 1:
             m.add(cn.all_different(cells), label=f"cage {cage.label}")
 
-    return caged_puzzle(m, x, cm, (b, b))
+    return caged_puzzle(m, x, cm, (b, b), clues)

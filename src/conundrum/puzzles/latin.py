@@ -30,16 +30,28 @@ def latin_model(n: int, box: tuple[int, int] | None = None) -> tuple[Any, Any]:
     return m, x
 
 
-def post_grid(m: Any, x: Any, grid: Grid) -> None:
-    """Post the givens and the < relations of a parsed grid."""
-    for r, row in enumerate(grid.clues):
-        for c, clue in enumerate(row):
-            if clue.value is not None:
-                # labelled as explanations name cells: a clash names its clues (issue 43)
-                m.add(x[r][c] == clue.value, label=f"{cell_name(r, c)} = {clue.value}")
+def post_grid(m: Any, x: Any, grid: Grid) -> list[str]:
+    """Post the givens and the < relations of a parsed grid; their labels (the clues)."""
+    clues = post_givens(m, x, [[clue.value for clue in row] for row in grid.clues])
     for rel in grid.relations:
         (a, b), (c, d) = rel.small, rel.large
-        m.add(x[a][b] < x[c][d], label=f"{cell_name(a, b)} < {cell_name(c, d)}")
+        label = f"{cell_name(a, b)} < {cell_name(c, d)}"
+        m.add(x[a][b] < x[c][d], label=label)
+        clues.append(label)
+    return clues
+
+
+def post_givens(m: Any, x: Any, givens: list[list[int | None]]) -> list[str]:
+    """Post the given values of a grid, each labelled as explanations name cells
+    (`r1c3 = 2`), so that a clash names them (issue 43); their labels."""
+    clues = []
+    for r, row in enumerate(givens):
+        for c, value in enumerate(row):
+            if value is not None:
+                label = f"{cell_name(r, c)} = {value}"
+                m.add(x[r][c] == value, label=label)
+                clues.append(label)
+    return clues
 
 
 def grid_board(grid: Grid, x: Any, box: tuple[int, int] | None) -> Board:

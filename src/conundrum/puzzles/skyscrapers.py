@@ -16,7 +16,7 @@ from conundrum.display.layout import Board
 
 from .base import Place, Puzzle, PuzzleError, cell_names, texts, value_texts, values
 from .grid import check_text
-from .latin import draw_values, latin_model
+from .latin import draw_values, latin_model, post_givens
 
 MAX_SIZE = 12
 
@@ -63,16 +63,15 @@ def parse(text: str, source: str = "") -> Puzzle:
         right.append(read(i, toks[-1:], "clue")[0])
         cells.append(read(i, toks[1:-1], "cell"))
     m, x = latin_model(n)
-    for r in range(n):
-        for c in range(n):
-            if cells[r][c] is not None:
-                m += x[r][c] == cells[r][c]
+    clues = post_givens(m, x, cells)
 
     def seen(line: list, clue: int | None, where: str) -> None:
         if clue is None:
             return
         visible = [line[i] > cn.max(line[:i]) for i in range(1, n)]
-        m.add(cn.sum(visible) + 1 == clue, label=f"{clue} seen {where}")
+        label = f"{clue} seen {where}"
+        m.add(cn.sum(visible) + 1 == clue, label=label)
+        clues.append(label)
 
     for c in range(n):
         col = [x[r][c] for r in range(n)]
@@ -104,4 +103,4 @@ def parse(text: str, source: str = "") -> Puzzle:
 
     layout = Board([texts(row) for row in cells], value_texts(x), top=texts(top),
                    bottom=texts(bottom), left=texts(left), right=texts(right))
-    return Puzzle(m, render, to_json, cell_names(x), layout=layout)
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues)

@@ -24,7 +24,7 @@ def parse(text: str, source: str = "") -> Puzzle:
     b = isqrt(n)
     check_clues(grid, (b, b), "Sudoku")
     m, x = latin_model(n, (b, b))
-    post_grid(m, x, grid)
+    clues = post_grid(m, x, grid)
 
     def render(sol) -> str:
         return draw_values(values(sol, x), (b, b))
@@ -32,4 +32,5 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
-    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, (b, b)))
+    return Puzzle(m, render, to_json, cell_names(x), layout=grid_board(grid, x, (b, b)),
+                  clues=clues)
