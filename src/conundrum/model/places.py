@@ -3,6 +3,7 @@ constraint in a conflict (model/diagnosis.py)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from types import FrameType
@@ -25,8 +26,17 @@ def caller_place() -> str:
     for _ in range(_MAX_FRAMES):
         if frame is None:
             return ""
-        path = frame.f_code.co_filename
-        if not path.startswith(_PACKAGE) and not path.startswith("<frozen"):
-            return f"{os.path.basename(path)}:{frame.f_lineno}"
+        name = _user_file(frame.f_code.co_filename)
+        if name:
+            return f"{name}:{frame.f_lineno}"
         frame = frame.f_back
     return ""
+
+
+@functools.lru_cache(maxsize=256)
+def _user_file(path: str) -> str:
+    """The file name of a frame's path if it is the user's code, else "" (conundrum's
+    own, or Python's frozen modules). Cached: Model.add asks for every constraint."""
+    if path.startswith(_PACKAGE) or path.startswith("<frozen"):
+        return ""
+    return os.path.basename(path)
