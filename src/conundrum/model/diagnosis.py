@@ -217,7 +217,8 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
 def find_correction(model: Model, soft: Iterable[object] | None,
                     time_limit: float | None) -> Correction | None:
     """Model.correction (see the module)."""
-    import conundrum as cn
+    from conundrum.lang.globals.arithmetic import implies
+    from conundrum.lang.globals.arithmetic import sum as cn_sum
     from conundrum.model.solution import Solution
 
     clock = _Clock(time_limit)
@@ -235,12 +236,12 @@ def find_correction(model: Model, soft: Iterable[object] | None,
         keep = [model.bool_var() for _ in groups]
         for b, g in zip(keep, groups, strict=True):
             for k in g.positions:
-                guarded.append(cn.implies(b, saved[k]))
+                guarded.append(implies(b, saved[k]))
         model.constraints[:] = guarded
         model.labels, model.places = {}, {}
         left = clock.left()
-        best = (model.maximize(cn.sum(keep)) if left is None else
-                model.maximize(cn.sum(keep), time_limit=left))
+        best = (model.maximize(cn_sum(keep)) if left is None else
+                model.maximize(cn_sum(keep), time_limit=left))
         optimal = model.stats.status == "optimal_solution"
         if best is None:
             if model.stats.status == "unsatisfiable":

@@ -26,6 +26,7 @@ from conundrum.model.options import (
     SearchKeywords,
     Sense,
     check_limit,
+    checked_int,
     search_options,
     sense_sign,
 )
@@ -33,6 +34,7 @@ from conundrum.model.places import caller_place
 from conundrum.model.sets import make_set_var
 from conundrum.model.solution import Solution as Solution  # re-exported (conundrum/__init__)
 from conundrum.model.summary import summary
+from conundrum.model.why import Diagnosing
 from conundrum.search.stats import SearchStats
 
 OnSolution: TypeAlias = "Callable[[Solution], object]"
@@ -40,7 +42,6 @@ OnSolution: TypeAlias = "Callable[[Solution], object]"
 if TYPE_CHECKING:
     from conundrum.explain.explainer import Explanation
     from conundrum.explain.rating import Rating
-    from conundrum.model.diagnosis import Conflict, Correction
     from conundrum.model.neighbourhood import Held
     from conundrum.parallel.options import Parallel
     from conundrum.search.options import SearchOptions
@@ -52,12 +53,6 @@ Constraints: TypeAlias = "Expr | bool | Iterable[Constraints]"
 # `import conundrum`: building a model needs none of them.
 
 
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ModelError(f"{what} must be an integer, not {value!r}")
-    return value
-
-
 def _objective(expr: object) -> Expr | int | Fraction:
     """The objective checked as an operand (a float or a string is refused)."""
     objective = const_or_expr(expr, "objective")
@@ -66,8 +61,9 @@ def _objective(expr: object) -> Expr | int | Fraction:
     return objective
 
 
-class Model:
-    """A constraint model: create variables, add constraints, then solve."""
+class Model(Diagnosing):
+    """A constraint model: create variables, add constraints, then solve (and, without a
+    solution, ask why: `conflict`, `correction`, model/why.py)."""
 
     def __init__(self) -> None:
         self.variables: list[Var] = []
@@ -138,7 +134,7 @@ class Model:
             if hi is not None:
                 raise ModelError("int_var(values, name): give the values alone, without hi")
             try:
-                values = sorted({_int(v, "a domain value") for v in lo})  # type: ignore[attr-defined]
+                values = sorted({checked_int(v, "a domain value") for v in lo})  # type: ignore[attr-defined]
             except TypeError:
                 raise ModelError(f"int_var needs bounds or a collection of values, not {lo!r}")\
                     from None
@@ -147,8 +143,8 @@ class Model:
             return self._new_var(values[0], values[-1], tuple(values), name)
         if isinstance(hi, str) and name is None:
             raise ModelError(f"int_var({lo}, {hi!r}): give both bounds, e.g. int_var(0, 9, name)")
-        lo = _int(lo, "a lower bound")
-        hi = _int(hi, "an upper bound") if hi is not None else lo
+        lo = checked_int(lo, "a lower bound")
+        hi = checked_int(hi, "an upper bound") if hi is not None else lo
         if lo > hi:
             raise ModelError(f"variable {name or ''!r} has an empty domain {lo}..{hi}")
         return self._new_var(lo, hi, None, name)
@@ -197,7 +193,7 @@ class Model:
     def int_matrix(self, rows: int, cols: int, lo: int | Iterable[int],
                    hi: int | str | None = None, name: str | None = None) -> Matrix:
         """A rows x cols grid of variables (a Matrix) named `name[i][j]`."""
-        rows, cols = _int(rows, "rows"), _int(cols, "cols")
+        rows, cols = checked_int(rows, "rows"), checked_int(cols, "cols")
         if rows < 0 or cols < 0:
             raise ModelError(f"int_matrix: negative size {rows}x{cols}")
         if isinstance(hi, str) and name is None and not isinstance(lo, int):
@@ -263,24 +259,6 @@ class Model:
 
     def __iadd__(self, constraint: Constraints) -> Model:
         return self.add(constraint)
-
-    def _drop_constraints(self, drop: set[int]) -> None:
-        """Take out the constraints at the positions `drop`, keeping the labels and
-        places of the others (renumbered)."""
-        kept: list[Expr] = []
-        labels: dict[int, str] = {}
-        places: dict[int, str] = {}
-        for k, c in enumerate(self.constraints):
-            if k in drop:
-                continue
-            if k in self.labels:
-                labels[len(kept)] = self.labels[k]
-            if k in self.places:
-                places[len(kept)] = self.places[k]
-            kept.append(c)
-        self.constraints[:] = kept
-        self.labels = labels
-        self.places = places
 
     def _check_owner(self, c: Expr) -> None:
         from conundrum.lang.expr import postorder
@@ -435,26 +413,6 @@ class Model:
         finally:
             run.close()
         return last
-
-    def conflict(self, soft: Iterable[object] | None = None,
-                 time_limit: float | None = None) -> Conflict | None:
-        """None when the model has a solution; otherwise a minimal set of its constraint
-        groups (a label's constraints, or one unlabelled constraint) that have no solution
-        together with the hard ones: every constraint outside `soft` (labels or
-        constraints; default: all are soft). `conflict.minimal` is False when the time
-        limit stopped the shrinking (see model/diagnosis.py)."""
-        from conundrum.model.diagnosis import find_conflict
-
-        return find_conflict(self, soft, time_limit)
-
-    def correction(self, soft: Iterable[object] | None = None,
-                   time_limit: float | None = None) -> Correction | None:
-        """None when the model has a solution; otherwise a smallest set of soft
-        constraint groups whose removal leaves a solution (`correction.labels`), with that
-        solution (`correction.solution`; see model/diagnosis.py)."""
-        from conundrum.model.diagnosis import find_correction
-
-        return find_correction(self, soft, time_limit)
 
     def hint(self, values: Mapping[Var, int] | Solution) -> Model:
         """Values for the search to try first (a known or guessed solution, partial or

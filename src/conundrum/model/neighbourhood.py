@@ -42,6 +42,25 @@ def checked_values(model: Model, values: Mapping[Var, int] | Solution,
     return out
 
 
+def drop_constraints(model: Model, drop: set[int]) -> None:
+    """Take the constraints at the positions `drop` out of the model, keeping the labels
+    and places of the others (renumbered)."""
+    kept: list[Expr] = []
+    labels: dict[int, str] = {}
+    places: dict[int, str] = {}
+    for k, c in enumerate(model.constraints):
+        if k in drop:
+            continue
+        if k in model.labels:
+            labels[len(kept)] = model.labels[k]
+        if k in model.places:
+            places[len(kept)] = model.places[k]
+        kept.append(c)
+    model.constraints[:] = kept
+    model.labels = labels
+    model.places = places
+
+
 class Held:
     """A `with` block during which variables keep given values (see the module)."""
 
@@ -61,7 +80,7 @@ class Held:
                  trace: TracebackType | None) -> None:
         mine = {id(c) for c in self.constraints}
         model = self.model
-        model._drop_constraints({k for k, c in enumerate(model.constraints) if id(c) in mine})
+        drop_constraints(model, {k for k, c in enumerate(model.constraints) if id(c) in mine})
         self.constraints = []
 
 

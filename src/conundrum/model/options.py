@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 Sense = Literal["min", "max"]
 
 
+def checked_int(value: object, what: str) -> int:
+    """`value` if it is an integer (not a bool), else a ModelError naming `what`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ModelError(f"{what} must be an integer, not {value!r}")
+    return value
+
+
 def check_limit(limit: object) -> int | None:
     """The `limit=` of solutions(), count() and improving(): None, or a number of solutions
     >= 0."""
