@@ -36,6 +36,7 @@ from corpus_mzn import (
     stats,
     version,
 )
+from host import cpu_name
 
 KEYS = ("nodes", "failures", "restarts", "propagations", "peakDepth", "solveTime",
         "initTime", "flatTime", "solutions")
@@ -181,16 +182,9 @@ def recheck(entry: dict, paths: list[Path], g: Answer, c: Answer, timeout: float
 
 
 def machine() -> dict:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {"platform": f"{platform.machine()}, {platform.system()} {platform.release()}",
-            "cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version()}
+            "cpu": cpu_name("unknown"), "cores": os.cpu_count(),
+            "python": platform.python_version()}
 
 
 def uptime() -> str:

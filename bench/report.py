@@ -11,6 +11,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from host import cpu_name
 from instances import SCALING, Instance
 from measure import OK, SKIPPED, WRONG, Cell
 from systems import System, all_systems
@@ -20,14 +21,7 @@ GECODE = "minizinc"
 
 
 def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name(platform.processor() or "?")
     mem = ""
     try:
         kb = int(Path("/proc/meminfo").read_text().split()[1])

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import html
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -164,19 +165,30 @@ class _Clock:
         return max(self.end - time.monotonic(), 1e-3)
 
 
+@contextmanager
+def _only(model: Model, constraints: list[Expr]) -> Iterator[None]:
+    """The model with just `constraints` for the block (its labels and places, keyed by
+    positions in the whole list, set aside), put back as it was after."""
+    saved = model.constraints[:]
+    labels, places = model.labels, model.places
+    model.constraints[:] = constraints
+    model.labels, model.places = {}, {}
+    try:
+        yield
+    finally:
+        model.constraints[:] = saved
+        model.labels, model.places = labels, places
+
+
 def _solvable(model: Model, keep: set[int], clock: _Clock) -> bool | None:
     """Whether the model restricted to the constraints at `keep` has a solution (None: a
-    limit came first). The model is put back as it was."""
-    saved = model.constraints[:]
-    model.constraints[:] = [c for k, c in enumerate(saved) if k in keep]
-    try:
+    limit came first)."""
+    with _only(model, [c for k, c in enumerate(model.constraints) if k in keep]):
         left = clock.left()
         found = model.solve() if left is None else model.solve(time_limit=left)
         if found is not None:
             return True
         return False if model.stats.status == "unsatisfiable" else None
-    finally:
-        model.constraints[:] = saved
 
 
 def _undecided(what: str) -> ModelError:
@@ -230,18 +242,15 @@ def find_correction(model: Model, soft: Iterable[object] | None,
         return None
     n_vars = len(model.variables)
     saved = model.constraints[:]
-    labels, places = dict(model.labels), dict(model.places)
+    keep = [model.bool_var() for _ in groups]  # the indicators, for this call only
+    guarded: list[Expr] = [saved[k] for k in sorted(hard)]
+    for b, g in zip(keep, groups, strict=True):
+        guarded.extend(implies(b, saved[k]) for k in g.positions)
     try:
-        guarded: list[Expr] = [saved[k] for k in sorted(hard)]
-        keep = [model.bool_var() for _ in groups]
-        for b, g in zip(keep, groups, strict=True):
-            for k in g.positions:
-                guarded.append(implies(b, saved[k]))
-        model.constraints[:] = guarded
-        model.labels, model.places = {}, {}
-        left = clock.left()
-        best = (model.maximize(cn_sum(keep)) if left is None else
-                model.maximize(cn_sum(keep), time_limit=left))
+        with _only(model, guarded):
+            left = clock.left()
+            best = (model.maximize(cn_sum(keep)) if left is None else
+                    model.maximize(cn_sum(keep), time_limit=left))
         optimal = model.stats.status == "optimal_solution"
         if best is None:
             if model.stats.status == "unsatisfiable":
@@ -252,8 +261,6 @@ def find_correction(model: Model, soft: Iterable[object] | None,
         variables = model.variables[:n_vars]
         solution = Solution(model, {v.index: best[v] for v in variables}, variables)
     finally:
-        model.constraints[:] = saved
-        model.labels, model.places = labels, places
         del model.variables[n_vars:]
     return Correction(labels=[g.label for g in dropped],
                       constraints=[saved[k] for g in dropped for k in g.positions],
@@ -265,12 +272,7 @@ def count_without(model: Model, dropped: list[Expr], limit: int,
     """How many solutions the model has without the constraints `dropped` (by identity),
     counted up to `limit`; and whether the count is complete. The model is put back."""
     gone = {id(c) for c in dropped}
-    saved = model.constraints[:]
-    model.constraints[:] = [c for c in saved if id(c) not in gone]
-    try:
+    with _only(model, [c for c in model.constraints if id(c) not in gone]):
         found = (model.count(limit=limit) if time_limit is None else
                  model.count(limit=limit, time_limit=time_limit))
-        complete = model.stats.complete and found < limit
-        return found, complete
-    finally:
-        model.constraints[:] = saved
+        return found, model.stats.complete and found < limit
