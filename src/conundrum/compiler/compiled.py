@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from conundrum.engine import IntVar
     from conundrum.engine.var import IntView
     from conundrum.search.options import SearchOptions
+    from conundrum.search.slicing import Slice
 
 # A decision of a subproblem's path: (position of the decision variable in the snapshot's
 # variable list, decision kind (selectors.EQ, NE, LE, GT), value).
@@ -109,12 +110,15 @@ class CompiledModel:
 
     def run(self, opts: SearchOptions, stats: SearchStats, start: float,
             best: list[int] | None = None, path: Sequence[PathStep] = (),
-            ) -> Generator[list[int], None, None]:
+            slicer: Slice | None = None,
+            ) -> Generator[list[int] | None, None, None]:
         """The values of the variables in each solution below `path` (a fresh list each
         time), every one verified by the checker; with `opts.project`, one solution per
         assignment of the projection variables. With an objective, each solution improves
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it
-        between solutions, as a parallel search does with other workers' solutions)."""
+        between solutions, as a parallel search does with other workers' solutions).
+        With `slicer` (search/slicing.py) it yields None each time its slice is spent,
+        and goes on from there when resumed (compiler/portfolio.py)."""
         from conundrum.engine import Inconsistency, TimeUp
         from conundrum.search.dfs import ObjectiveBound, search
 
@@ -137,9 +141,12 @@ class CompiledModel:
                     stats.stop("time_limit")
                     return
             runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
-                            phases, self.project(opts), self.hints(opts))
+                            phases, self.project(opts), self.hints(opts), slicer)
             try:
-                for _ in runner:
+                for paused in runner:
+                    if paused is not None:
+                        yield None
+                        continue
                     values = [ev.lo for ev in self.decision]
                     self.check(values)
                     if obj is not None:

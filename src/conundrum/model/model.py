@@ -283,14 +283,15 @@ class Model(Diagnosing):
     def _run(self, opts: SearchOptions, objective: object = None, sense: int = 0,
              snapshot: tuple[list[Var], list[Expr]] | None = None, *,
              stats: SearchStats,
-             parallel: Parallel | None = None) -> Generator[list[int], None, None]:
+             parallel: Parallel | None = None, single: bool = False,
+             ) -> Generator[list[int], None, None]:
         """The values of the snapshot's variables in each solution (model/running.py);
         the run's statistics `stats` become self.stats when it starts."""
         from conundrum.model.running import run_snapshot
 
         self.stats = stats
         return run_snapshot(snapshot if snapshot is not None else self._snapshot(), opts,
-                            objective, sense, stats, parallel)
+                            objective, sense, stats, parallel, single)
 
     def _solution(self, variables: list[Var], values: list[int]) -> Solution:
         return Solution(self, {v.index: x for v, x in zip(variables, values)}, variables)

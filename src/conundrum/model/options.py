@@ -107,7 +107,7 @@ class SearchKeywords(TypedDict, total=False):
     phases: Sequence[tuple[Operands, VarSelect, ValueSelect]]
     project: Operands
     restarts: str
-    search: Literal["classic", "learning", "auto"]
+    search: Literal["classic", "learning", "portfolio", "auto"]
     lns: bool | None
     workers: int
     scheduler: object

@@ -19,11 +19,14 @@ if TYPE_CHECKING:
 
 def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
                  objective: object, sense: int, stats: SearchStats,
-                 parallel: Parallel | None) -> Generator[list[int], None, None]:
+                 parallel: Parallel | None, single: bool = False,
+                 ) -> Generator[list[int], None, None]:
     """The values of the snapshot's variables in each solution, in order (a fresh list
     each time), every one verified by the independent checker; with an objective (`sense`
     -1 minimises, +1 maximises), each one better than the last. `parallel` (workers > 1)
-    searches in worker processes or on a Dask cluster."""
+    searches in worker processes or on a Dask cluster. `single`: the caller takes one
+    solution at most (a portfolio search may then end at the first, whichever search
+    finds it)."""
     from conundrum._interrupt import deferred, deferring
     from conundrum.compiler.compiled import compile_model
     from conundrum.engine import TimeUp
@@ -54,6 +57,12 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
         # plain Python, where Ctrl-C must stop it at once)
         yield from parallel_search(compiled, (variables, constraints, objective), opts, stats,
                                    start, parallel)
+        return
+    from conundrum.compiler import portfolio
+
+    if portfolio.chosen(compiled, opts, single):
+        yield from deferring(portfolio.portfolio(compiled, snapshot, objective, sense, opts,
+                                                 stats, start, single))
         return
     from conundrum.compiler.lns import chosen
 
@@ -89,7 +98,8 @@ def solution_stream(model: Model, limit: int | None, opts: SearchOptions,
     snapshot = model._snapshot()
     snapshot[1].extend(extra)
     variables = snapshot[0]
-    run = model._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel)
+    run = model._run(opts, objective, sense, snapshot, stats=stats, parallel=parallel,
+                     single=goal == "one" or limit == 1)
     try:
         for values in run:
             found += 1

@@ -39,6 +39,7 @@ from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
 from conundrum.search.auto import switch_budget
+from conundrum.search.bound import ObjectiveBound
 from conundrum.search.learning import learning_search
 from conundrum.search.options import SearchOptions, check_options, parse_method, parse_search
 from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
@@ -58,6 +59,7 @@ from conundrum.search.selectors import (
     make_value_select,
     make_var_select,
 )
+from conundrum.search.slicing import PAUSE, Slice
 from conundrum.search.stats import SearchStats
 
 PROGRESS_INTERVAL = 0.2
@@ -74,30 +76,6 @@ class _Switch(Exception):
     """search="auto": the depth-first phase used its failure budget (see `search`)."""
 
 
-
-class ObjectiveBound:
-    """Branch and bound's cut: the objective must beat the incumbent, `best` ([] before the
-    first solution, else [value]; whoever finds solutions updates it, and a parallel search
-    also with other workers' values). Applied at every node, so it lives in the compiled
-    search rather than as a closure of the model."""
-
-    __slots__ = ("obj", "sense", "best")
-
-    def __init__(self, obj: IntView, sense: int, best: list[int]) -> None:
-        self.obj = obj
-        self.sense = sense  # -1 minimise, +1 maximise
-        self.best = best
-
-    def apply(self) -> None:
-        """Tighten the objective's domain below (above) the incumbent."""
-        best = self.best
-        if best:
-            if self.sense < 0:
-                self.obj.set_max(best[0] - 1)
-            else:
-                self.obj.set_min(best[0] + 1)
-
-
 def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            stats: SearchStats, bound: ObjectiveBound | None = None,
            extra_vars: list[IntVar] | None = None,
@@ -105,8 +83,10 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            phases: list[tuple[list[IntVar], str, str]] | None = None,
            project: list[IntVar] | None = None,
            hints: dict[int, int] | None = None,
-           ) -> Generator[None, None, None]:
-    """Yield once per solution (all variables fixed). The heuristics choose among
+           slicer: Slice | None = None,
+           ) -> Generator[int | None, None, None]:
+    """Yield once per solution (all variables fixed): None; with `slicer`, also PAUSE
+    each time its slice is spent (search/slicing.py). The heuristics choose among
     `branch_vars` (the model's variables); `extra_vars` (auxiliaries, determined by the
     others) are labelled in order only once every branch variable is fixed, so that no
     heuristic ever walks an auxiliary's wide domain. `phases`, (variables, var_select,
@@ -117,6 +97,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     count from it. `project` (engine variables, or None) asks for projected enumeration:
     one solution per assignment of those variables (see the module's note). `hints`
     (engine variable index -> value, Model.hint) are tried first by every value choice.
+    `slicer` makes the search share the core with others (compiler/portfolio.py): then
+    "auto" is taken as "classic", never switching on its own.
 
     Closed before the end (the caller stopped reading), the search is incomplete: its
     statistics say so, with stopped_by "closed" unless the caller named its own reason."""
@@ -126,6 +108,9 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     deadline = None if options.time_limit is None else start + options.time_limit
     runner = _Runner(solver, branch_vars, extra_vars or [], options, stats, bound, deadline,
                      start, phases or [], project, hints)
+    if slicer is not None:
+        runner.slicer = slicer
+        runner.limited = True
     restarts = parse_restarts(options.restarts)
     which, budget = parse_search(options.search)
     if which == "auto" and options.var_select in LEARNING_VAR_SELECTS:
@@ -133,7 +118,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     learning = which == "learning"
     # "auto": an optimisation may go on learning after a failure budget (auto.py)
     switching = False
-    if which == "auto" and kind == "complete":
+    if which == "auto" and kind == "complete" and slicer is None:
         runner.switch_at = switch_budget(solver, budget, bound is not None)
         switching = runner.switch_at is not None
     stats.search = "learning" if learning else "classic"
@@ -183,7 +168,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
 
 
 def _learn_on(runner: _Runner, bound: ObjectiveBound | None, options: SearchOptions,
-              ) -> Iterator[None]:
+              ) -> Iterator[int | None]:
     """The second phase of search="auto": the learning search from the root, with the
     incumbent the depth-first phase found, branching by activity unless `var_select`
     names another heuristic than the default."""
@@ -261,6 +246,7 @@ class _Runner:
         self.restarts: RestartPolicy | None = None
         self.store: NogoodStore | None = None
         self.switch_at: int | None = None  # search="auto": the depth-first phase's budget
+        self.slicer: Slice | None = None  # sharing the core: the current slice's budget
         self.extra = list(extra_vars)
         self.phases = [(list(xs), make_var_select(var_select, rng),
                         make_value_select(value_select, options.seed))
@@ -390,7 +376,7 @@ class _Runner:
         return True
 
     def dfs(self, max_disc: int | None = None, fail_limit: int | None = None,
-            seen: set[tuple[int, ...]] | None = None) -> Iterator[None]:
+            seen: set[tuple[int, ...]] | None = None) -> Iterator[int | None]:
         solver, stats, trail = self.solver, self.stats, self.solver.trail
         bound = self.bound
         limited = self.limited
@@ -416,7 +402,7 @@ class _Runner:
                 if root is None:
                     if self.is_new(seen):
                         stats.solutions += 1
-                        yield
+                        yield None
                     return
                 trail.push_level()
                 # a frame: [variable, decisions, next decision, discrepancies so far], and
@@ -440,6 +426,9 @@ class _Runner:
                     trail.restart_level()
                     if limited:
                         self.check_limits()
+                        slicer = self.slicer
+                        if slicer is not None and slicer.due(solver, stats):
+                            yield PAUSE  # at the node, before its next alternative
                     stats.count_node(len(stack))
                     kind, v = alts[i]
                     try:
@@ -462,7 +451,7 @@ class _Runner:
                     if children is None:
                         if self.is_new(seen):
                             stats.solutions += 1
-                            yield
+                            yield None
                         if projecting:
                             # one completion is enough: close the completion's open
                             # branchings (the frames above the last one on a projection

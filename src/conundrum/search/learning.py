@@ -49,6 +49,7 @@ from conundrum.engine.reasons import decision_explanation, explain_conflict
 from conundrum.search.activity import Activity
 from conundrum.search.conflict import analyse
 from conundrum.search.selectors import Random32
+from conundrum.search.slicing import PAUSE
 
 if TYPE_CHECKING:
     from conundrum.engine.clauses import NogoodStore
@@ -91,8 +92,10 @@ def _blocking(runner: _Runner, decisions: list[Pred]) -> list[Pred]:
 
 def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                     bound: ObjectiveBound | None, fail_limit: int | None,
-                    options: SearchOptions) -> Iterator[None]:
-    """Yield once per solution, as dfs.search does (see the module)."""
+                    options: SearchOptions) -> Iterator[int | None]:
+    """Yield once per solution, as dfs.search does (see the module); PAUSE when the
+    runner's slice is spent (search/slicing.py). A better incumbent found meanwhile by
+    another search is applied by a restart on resuming."""
     solver, stats = runner.solver, runner.stats
     trail = solver.trail
     base = trail.depth
@@ -110,7 +113,20 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
     try:
         if not _at_root(runner, journal, bound):
             return
+        slicer = runner.slicer
         while True:
+            if slicer is not None and slicer.due(solver, stats):
+                incumbent = None if bound is None else list(bound.best)
+                yield PAUSE  # consistent here: after propagation, before a decision
+                if bound is not None and bound.best != incumbent:
+                    if phases:
+                        activity.save_undone(journal, root)
+                    _back_to(trail, root, root, decisions)
+                    stats.restarts += 1
+                    policy.restarted(stats.fails)
+                    if not _at_root(runner, journal, bound):
+                        return
+                    continue
             choice = runner.projected_alternatives() if runner.projecting else \
                 runner.alternatives()
             conflict: list[Pred]
@@ -118,7 +134,7 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
             if choice is None:
                 stats.solutions += 1
                 activity.save(solver.vars)
-                yield
+                yield None
                 if bound is not None:
                     _back_to(trail, root, root, decisions)
                     if not _at_root(runner, journal, bound):

@@ -8,17 +8,18 @@ from conundrum.search.restarts import parse_restarts
 from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
 from conundrum.search.stats import SearchStats
 
-# the searches: depth-first, conflict-driven learning, and the choice between them
-SEARCHES = ("classic", "learning", "auto")
+# the searches: depth-first, conflict-driven learning, both sharing the core in turns
+# (compiler/portfolio.py), and the choice between them
+SEARCHES = ("classic", "learning", "portfolio", "auto")
 # search="auto": an optimisation searches depth-first for this many failures, then goes on
 # with the learning search ("auto:N" sets N); see auto.py for the rules and their figures
 AUTO_SWITCH_FAILS = 10000
 
 
 def parse_search(text: str) -> tuple[str, int]:
-    """"classic", "learning", "auto" or "auto:N" as (search, failure budget of auto's
-    depth-first phase; 0 for the other two); ValueError otherwise."""
-    if text in ("classic", "learning"):
+    """"classic", "learning", "portfolio", "auto" or "auto:N" as (search, failure budget
+    of auto's depth-first phase; 0 for the others); ValueError otherwise."""
+    if text in ("classic", "learning", "portfolio"):
         return text, 0
     if text == "auto":
         return text, AUTO_SWITCH_FAILS

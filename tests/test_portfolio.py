@@ -1,0 +1,149 @@
+"""The portfolio search (compiler/portfolio.py, issue 42 item 3): the classic and the
+learning search in turns on one core, sharing the incumbent.
+
+The slices are patched to a few propagator calls, so that the two searches take turns at
+almost every node: each pauses mid-tree and resumes with an incumbent the other found
+meanwhile. Against brute force: the optimum proved, one solution exactly when one exists,
+and (search="portfolio" on an enumeration searches once, depth-first) every solution once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+import conundrum as cn
+from conundrum.compiler import portfolio
+from flattened_models import Shape, build, shapes
+from test_properties_flattened import check_optimum
+from test_properties_harness import TIME_LIMIT, VALUE_SELECTS, scaled
+
+
+@pytest.fixture
+def tiny_slices() -> Iterator[None]:
+    """Turns of a few propagator calls (a failure of the learning search counts 1)."""
+    with mock.patch.multiple(portfolio, FIRST_SLICE=3, SLICE=2, GROWTH=1,
+                             LEARNING_FAIL_WORK=1):
+        yield
+
+
+@st.composite
+def portfolio_options(draw: st.DrawFn) -> dict[str, Any]:
+    """search="portfolio" with one of its slice sizes and value choices."""
+    return {"search": "portfolio", "value_select": draw(st.sampled_from(VALUE_SELECTS)),
+            "seed": draw(st.integers(0, 3)), "lns": False}
+
+
+@settings(max_examples=scaled(0.7))
+@given(shape=shapes(), sense=st.sampled_from(["min", "max"]), opts=portfolio_options(),
+       first=st.sampled_from([1, 3, 50]), turn=st.sampled_from([1, 2, 7]))
+def test_portfolio_finds_the_optimum(shape: Shape, sense: str, opts: dict[str, Any],
+                                     first: int, turn: int) -> None:
+    """The brute-force optimum, proved, whichever search ends the run."""
+    note("model:\n" + shape.source())
+    with mock.patch.multiple(portfolio, FIRST_SLICE=first, SLICE=turn, GROWTH=1,
+                             LEARNING_FAIL_WORK=1):
+        check_optimum(shape, sense, opts)
+
+
+@settings(max_examples=scaled(0.7))
+@given(shape=shapes(), opts=portfolio_options())
+def test_portfolio_finds_a_solution_exactly_when_there_is_one(
+        shape: Shape, opts: dict[str, Any]) -> None:
+    """solve(): a brute-force solution, or the proof that there is none."""
+    note("model:\n" + shape.source())
+    truth = shape.truth()
+    b = build(shape)
+    with mock.patch.multiple(portfolio, FIRST_SLICE=2, SLICE=1, GROWTH=1,
+                             LEARNING_FAIL_WORK=1):
+        sol = b.m.solve(time_limit=TIME_LIMIT, **opts)
+    assert b.m.stats.stopped_by is None, repr(b.m.stats)
+    if truth:
+        assert sol is not None and b.decision(sol, shape) in truth
+        assert b.m.stats.status == "satisfied"
+    else:
+        assert sol is None and b.m.stats.status == "unsatisfiable"
+
+
+def golomb(n: int) -> tuple[cn.Model, cn.Var]:
+    m = cn.Model()
+    marks = m.int_vars(n, 0, n * n, "x")
+    m += marks[0] == 0
+    for a, b in zip(marks, marks[1:]):
+        m += a < b
+    m += cn.all_different([marks[j] - marks[i] for i in range(n) for j in range(i + 1, n)])
+    return m, marks[-1]
+
+
+def test_both_searches_take_turns_and_share_the_incumbent(tiny_slices: None) -> None:
+    """Golomb 7 with turns of a few calls: solutions come from both searches, each better
+    than the last, the optimum 25 is proved, and the counts are the sum of both."""
+    m, last = golomb(7)
+    found: list[tuple[int, str]] = []
+    best = m.minimize(last, search="portfolio",
+                      on_solution=lambda s: found.append((s[last], m.stats.search)))
+    assert best is not None and best[last] == 25
+    assert m.stats.status == "optimal_solution" and m.stats.bound == 25
+    values = [v for v, _ in found]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    assert {name for _, name in found} == {"classic", "learning"}
+    assert m.stats.search in ("classic", "learning")
+
+
+def test_a_run_the_first_slice_ends_is_the_classic_search() -> None:
+    """A model the classic search finishes within the first turn: the same tree as
+    search="classic" (the puzzles' node counts stay as they were)."""
+    counts = {}
+    for search in ("classic", "portfolio"):
+        m, last = golomb(6)
+        m.minimize(last, search=search)
+        counts[search] = (m.stats.nodes, m.stats.fails, m.stats.solutions, m.stats.search)
+    assert counts["portfolio"] == counts["classic"]
+
+
+def test_enumeration_is_searched_once(tiny_slices: None) -> None:
+    """search="portfolio" on every solution: each once, as the classic search gives
+    them (a portfolio would find them twice)."""
+    m = cn.Model()
+    q = m.int_vars(6, 0, 5, "q")
+    m += cn.all_different(q)
+    m += cn.all_different([q[i] + i for i in range(6)])
+    m += cn.all_different([q[i] - i for i in range(6)])
+    got = [tuple(s[v] for v in q) for s in m.solutions(search="portfolio")]
+    want = [tuple(s[v] for v in q) for s in m.solutions(search="classic")]
+    assert got == want and len(got) == 4
+    assert m.count(search="portfolio") == 4
+
+
+def test_node_limit_counts_both_searches(tiny_slices: None) -> None:
+    m, last = golomb(8)
+    best = m.minimize(last, search="portfolio", node_limit=300)
+    assert m.stats.stopped_by == "node_limit" and m.stats.nodes <= 300
+    assert best is not None and m.stats.status == "satisfied"
+
+
+def test_time_limit_stops_the_run() -> None:
+    m, last = golomb(12)
+    best = m.minimize(last, search="portfolio", time_limit=1.0)
+    assert m.stats.stopped_by == "time_limit" and m.stats.seconds < 3.0
+    assert best is not None and m.stats.bound is not None and m.stats.bound <= best[last]
+
+
+def test_progress_reports_the_whole_run(tiny_slices: None) -> None:
+    """on_progress sees the counts of both searches together, never going back."""
+    m, last = golomb(8)
+    seen: list[int] = []
+    m.minimize(last, search="portfolio", on_progress=lambda s: seen.append(s.nodes),
+               time_limit=TIME_LIMIT)
+    assert seen == sorted(seen) and seen[-1] <= m.stats.nodes
+
+
+def test_the_command_line_takes_portfolio() -> None:
+    from conundrum.cli.app import main
+
+    assert main(["alphametic", "SEND + MORE = MONEY", "--search", "portfolio"]) == 0
