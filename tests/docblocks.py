@@ -1,12 +1,16 @@
 """The code blocks of Markdown documents, and how to run them: shared by the tests that
-keep the README (``test_cli_readme.py``, ``test_readme_api.py``) and the documentation
-site (``test_docs.py``) true to what the code does.
+keep the README (``test_readme.py``) and the documentation site (``test_docs.py``) true to
+what the code does.
 
 * A ```` ```console ```` block holds examples: a line ``$ command`` is followed by its
   expected output (standard output and standard error together) up to the next ``$``
   line or the end of the block.
 * A ```` ```pycon ```` block is a doctest: ``>>>`` lines and the values they print.
 * A ```` ```python ```` block is a script, run as written.
+* A ```` ```sh ```` block is shown only: install commands, a cluster's set-up.
+
+The console examples run in an environment of their own (``console_env``): a home folder
+where MiniZinc finds a ``conundrum`` solver that runs the sources under test.
 """
 
 from __future__ import annotations
@@ -14,14 +18,21 @@ from __future__ import annotations
 import contextlib
 import doctest
 import io
+import os
 import re
 import shlex
+import stat
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 FENCE = re.compile(r"^```(\w*)")
+RUN = {"console", "pycon", "python"}  # the languages of examples, which the tests run
+SHOWN_ONLY = {"sh"}  # pip install, the test command, starting a Dask cluster: never run
+# the example that installs the MiniZinc solver configuration into the home folder
+INSTALL_SOLVER = "conundrum minizinc-config --install"
 
 
 @dataclass(frozen=True)
@@ -106,3 +117,30 @@ def run_python(block: Block, globs: dict) -> str:
     with contextlib.redirect_stdout(out):
         exec(compile(block.text, block.where, "exec"), globs)  # noqa: S102 - the docs' code
     return out.getvalue()
+
+
+def console_env(home: Path) -> dict[str, str]:
+    """The environment of console examples: ``home`` as the home folder, where MiniZinc
+    finds a `conundrum` solver that runs these sources (``python -m conundrum fzn``)."""
+    import conundrum as cn
+    from conundrum.io.flatzinc import config as mzn_config
+
+    wrapper = home / "conundrum-fzn"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m conundrum fzn "$@"\n',
+                       encoding="utf-8")
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    solvers = home / ".minizinc" / "solvers"
+    solvers.mkdir(parents=True, exist_ok=True)
+    msc = mzn_config.render(mzn_config.solver_config(str(wrapper), cn.__version__))
+    (solvers / "conundrum.msc").write_text(msc, encoding="utf-8")
+    # COLUMNS: argparse wraps --help text to the terminal's width
+    return {**os.environ, "HOME": str(home), "COLUMNS": "80"}
+
+
+def example_env(command: str, env: dict[str, str], spare_home: Path) -> dict[str, str]:
+    """The environment one console example runs in: ``env``, except that the example that
+    installs the MiniZinc solver gets a home folder of its own (``spare_home``), so that it
+    never replaces the solver the other examples run (the one of these sources)."""
+    if command == INSTALL_SOLVER:
+        return {**env, "HOME": str(spare_home)}
+    return env

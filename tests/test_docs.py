@@ -11,6 +11,9 @@ code does: every example in it runs here, and the site builds without a warning.
 Blocks in any other language are not examples (install commands, a cluster's set-up): only
 the languages in ``SHOWN_ONLY`` may appear, so an example cannot escape the tests by a typo
 in its language.
+
+The pages hold what the README held until issue 44 (the README is now a front door,
+checked by ``test_readme.py``): its examples run here, from the page each moved to.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ import os
 import re
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -31,12 +33,15 @@ import pytest
 
 import conundrum as cn
 from conundrum.cli import FILE_COMMANDS, N_COMMANDS
-from conundrum.io.flatzinc import config as mzn_config
 from conundrum.lang import globals as cn_globals
 from docblocks import (
+    RUN,
+    SHOWN_ONLY,
     Block,
     blocks,
+    console_env,
     console_examples,
+    example_env,
     run_command,
     run_pycon,
     run_python,
@@ -46,8 +51,6 @@ from docblocks import (
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
-RUN = {"console", "pycon", "python"}
-SHOWN_ONLY = {"sh"}  # pip install, starting a Dask cluster: shown, never run
 FAMILIES = ["alphametic", *FILE_COMMANDS, *N_COMMANDS]
 # exported builders that are not global constraints, and the page that shows them at work
 BUILDERS = {"exact_div": "arithmetic.md", "integral": "arithmetic.md", "implies": "tutorial.md",
@@ -69,20 +72,9 @@ CODE_PAGES = [page for page, bs in BLOCKS.items() if any(b.lang in ("pycon", "py
 # ------------------------------------------------------------------ console examples
 
 @pytest.fixture(scope="module")
-def console_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The environment of the console examples: a home folder of their own, where MiniZinc
-    finds a `conundrum` solver that runs these sources (``python -m conundrum fzn``)."""
-    home = tmp_path_factory.mktemp("home")
-    wrapper = home / "conundrum-fzn"
-    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m conundrum fzn "$@"\n',
-                       encoding="utf-8")
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    solvers = home / ".minizinc" / "solvers"
-    solvers.mkdir(parents=True)
-    msc = mzn_config.render(mzn_config.solver_config(str(wrapper), cn.__version__))
-    (solvers / "conundrum.msc").write_text(msc, encoding="utf-8")
-    # COLUMNS: argparse wraps --help text to the terminal's width
-    return {**os.environ, "HOME": str(home), "COLUMNS": "80"}
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of the console examples (``docblocks.console_env``)."""
+    return console_env(tmp_path_factory.mktemp("home"))
 
 
 def program(word: str) -> list[str]:
@@ -98,8 +90,9 @@ def program(word: str) -> list[str]:
 
 @pytest.mark.parametrize(("page", "command", "expected"), CONSOLE,
                          ids=[f"{page}: {cmd[:50]}" for page, cmd, _ in CONSOLE])
-def test_console_example(page, command, expected, console_env):
-    got = run_command(command, ROOT, program, env=console_env, timeout=120)
+def test_console_example(page, command, expected, env, tmp_path):
+    got = run_command(command, ROOT, program, env=example_env(command, env, tmp_path),
+                      timeout=120)
     assert untimed(got.rstrip("\n")) == untimed(expected.rstrip("\n"))
 
 

@@ -162,7 +162,7 @@ def test_cli_generate_reads_back_and_reports_what_it_cannot_do() -> None:
 def test_kakuro_layouts_are_symmetric_with_runs_of_two_to_five(size: int) -> None:
     from conundrum.puzzles.generate_kakuro import MAX_RUN, layout, runs_of
 
-    assert MAX_RUN == 5  # as the README says
+    assert MAX_RUN == 5  # as docs/puzzles/index.md says
     for seed in range(20):
         white = layout(size, random.Random(seed))
         assert white and all(0 < r < size and 0 < c < size for r, c in white)
