@@ -7,7 +7,7 @@ h_i = r_i.lo, and the window est_i = s_i.lo (earliest start) to lct_i = s_i.hi +
 (latest completion): a task that may last longer still occupies at least p_i, so every
 conclusion drawn with p_i holds for each of its durations.
 
-Strengths (documented in the README):
+Strengths (documented in docs/globals/):
 
 * `Disjunctive` (no_overlap): pairwise detectable precedences (if task i cannot end
   before j starts, j ends before i starts), plus overload checking and edge-finding in both

@@ -5,7 +5,7 @@ Text -> tokens (:func:`tokenize`) -> one tree per equation (:func:`parse_equatio
 stacks: no recursion, so no input can exhaust the interpreter stack. alphametic.py builds the
 model from the trees.
 
-Syntax (as the README describes it): literals are runs of decimal digits; a word is a run of
+Syntax (docs/puzzles/alphametic.md): literals are runs of decimal digits; a word is a run of
 letters (any Unicode letters), one letter per digit, most significant first; operators
 ``+ - * / : // % **`` and ``× ÷ − ·``; parentheses; unary minus; relations
 ``= == != ≠ < <= ≤ > >= ≥``, each optionally prefixed by ``#`` (integral: every ``/`` is

@@ -10,7 +10,7 @@ MAX_SIZE = 35
 
 
 def parse(text: str, source: str = "") -> Puzzle:
-    """Parse a Futoshiki relation grid (the README's relation grid) into a puzzle."""
+    """Parse a Futoshiki relation grid (docs/puzzles/futoshiki.md) into a puzzle."""
     grid = read_relations(text, source)
     n = grid.size
     if not 2 <= n <= MAX_SIZE:

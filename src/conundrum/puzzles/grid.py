@@ -1,4 +1,4 @@
-"""Reading square grids of values: plain grids and relation grids (the forms the README describes).
+"""Reading square grids of values: plain and relation grids (as docs/puzzles/ describes).
 
 Plain grid: one line of N*N characters, or N lines of N characters (spaces, ``|`` and rule
 lines of ``-``/``+``/box-drawing characters are ignored), or N lines of N space-separated

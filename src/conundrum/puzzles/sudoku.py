@@ -12,7 +12,7 @@ SIZES = (4, 9, 16, 25)
 
 
 def parse(text: str, source: str = "") -> Puzzle:
-    """Parse a Sudoku grid (any form the README describes) into a puzzle."""
+    """Parse a Sudoku grid (any form docs/puzzles/sudoku.md describes) into a puzzle."""
     if looks_like_relation_grid(text):
         grid = read_relations(text, source)
     else:

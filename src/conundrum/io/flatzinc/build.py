@@ -3,7 +3,7 @@
 Variables become model variables (`var bool` a 0/1 variable); a variable declared equal to
 another is the same model variable (a domain of its own becomes a constraint on it).
 Boolean constants are 0/1 throughout, as Boolean variables are. `var int` without bounds
-ranges over -2**62..2**62 (documented in the README): the engine needs bounds, and its
+ranges over -2**62..2**62 (documented in docs/minizinc.md): the engine needs bounds, and its
 arithmetic is exact, so no value in that range overflows.
 """
 
