@@ -44,6 +44,7 @@ REGRESSIONS = [
 SEARCHES = {
     "learning": ["--search", "learning"],
     "classic": ["--search", "classic"],
+    "portfolio": ["--search", "portfolio"],
     "lns": ["--lns"],
     "time-limit": ["-t", "60000"],
 }
@@ -54,7 +55,8 @@ SLOW = {
     ("template_design", "learning"): 18.2, ("template_design", "classic"): 3.1,
     ("template_design", "lns"): 3.7, ("template_design", "time-limit"): 4.3,
     ("relief_mission", "learning"): 3.4, ("still_life_3x8", "learning"): 1.3,
-    ("cell_block", "learning"): 11.4,
+    ("cell_block", "learning"): 11.4, ("template_design", "portfolio"): 11.4,
+    ("cell_block", "portfolio"): 8.6,
 }
 
 
@@ -63,7 +65,7 @@ def runs() -> list[tuple[dict, str]]:
     entries = [e for e in MANIFEST if (ROOT / "fzn" / f"{e['name']}.fzn").exists()]
     out = []
     for entry in entries + REGRESSIONS:
-        searches = list(SEARCHES) if entry["kind"] == "optimum" else ["learning", "classic"]
+        searches = list(SEARCHES) if entry["kind"] == "optimum" else ["learning", "classic", "portfolio"]
         out += [(entry, s) for s in searches if (entry["name"], s) not in SLOW]
     return out
 

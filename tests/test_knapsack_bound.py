@@ -57,7 +57,7 @@ def brute(spec):
 
 @settings(max_examples=150, deadline=None)
 @given(knapsacks(), st.sampled_from(["min", "max"]),
-       st.sampled_from(["classic", "learning", "auto"]))
+       st.sampled_from(["classic", "learning", "portfolio", "auto"]))
 def test_the_optimum_and_the_root_bound_against_brute_force(spec, sense, search):
     m, _, gain = build(spec)
     values = brute(spec)

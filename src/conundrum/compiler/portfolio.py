@@ -46,7 +46,7 @@ class _Arm:
     """One search of the portfolio: its compiled model, options, statistics, slice and
     (once started) its run."""
 
-    __slots__ = ("name", "compiled", "opts", "stats", "slice", "run")
+    __slots__ = ("name", "compiled", "opts", "stats", "slice", "run", "seconds")
 
     def __init__(self, name: str, opts: SearchOptions, fail_work: int) -> None:
         self.name = name
@@ -55,6 +55,7 @@ class _Arm:
         self.stats = SearchStats()
         self.slice = Slice(fail_work)
         self.run: Generator[list[int] | None, None, None] | None = None
+        self.seconds = 0.0  # the time its turns took (what the slices' work stands for)
 
     def work(self) -> int:
         """The work this arm has done (zero before its first turn)."""
@@ -119,15 +120,19 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
                                                              - _nodes(arms))
             ended = True
+            began = time.perf_counter()
             for values in arm.run:
                 if values is None:  # the slice is spent
                     ended = False
                     break
+                arm.seconds += time.perf_counter() - began
                 _sum(stats, arms, start)
                 stats.search = arm.name
                 yield values
                 if single:
                     return
+                began = time.perf_counter()
+            arm.seconds += time.perf_counter() - began
             _sum(stats, arms, start)
             if ended:  # a proof, or a limit: either stands for the whole run
                 stats.search = arm.name
