@@ -20,8 +20,8 @@ class PuzzleServer(ThreadingHTTPServer):
             import socket
 
             self.address_family = socket.AF_INET6
+        self.pool = WorkerPool(settings)  # first: a failed bind closes the server
         super().__init__((host, port), Handler)
-        self.pool = WorkerPool(settings)
 
     @property
     def url(self) -> str:
