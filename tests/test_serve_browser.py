@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import start_browser, stop_browser, wait_ready
 
+from browser import start_browser, stop_browser, wait_ready
 from conundrum.serve.families import FAMILIES, sample_text
 from conundrum.serve.pool import Settings
 from conundrum.serve.server import PuzzleServer, make_server

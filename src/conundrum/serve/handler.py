@@ -65,7 +65,8 @@ class Handler(BaseHTTPRequestHandler):
     def _host_allowed(self) -> bool:
         """On the loopback address, only requests addressed to it (a web site that has a
         name resolve to 127.0.0.1 cannot use the page)."""
-        if self.server.server_address[0] not in ("127.0.0.1", "::1"):
+        address: Any = self.server.server_address
+        if str(address[0]) not in ("127.0.0.1", "::1"):
             return True
         host = (self.headers.get("Host") or "").strip()
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host

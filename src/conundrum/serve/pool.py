@@ -52,7 +52,8 @@ class WorkerPool:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         methods = multiprocessing.get_all_start_methods()
-        self._context = multiprocessing.get_context(
+        # not fork: the server has threads, and a fork copies their locks as they are
+        self._context: Any = multiprocessing.get_context(
             "forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:  # each worker starts with the actions loaded
             self._context.set_forkserver_preload(["conundrum.serve.actions"])

@@ -26,8 +26,8 @@ class PuzzleServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         """The page's address, with the port the system gave when 0 was asked."""
-        host, port = self.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else str(host)
+        host, port = str(self.server_address[0]), int(self.server_address[1])
+        shown = f"[{host}]" if ":" in host else host
         if shown in ("0.0.0.0", "[::]"):
             shown = "127.0.0.1" if shown == "0.0.0.0" else "[::1]"
         return f"http://{shown}:{port}/"
