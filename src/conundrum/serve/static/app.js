@@ -55,6 +55,9 @@ async function ask(action, body) {
 }
 
 function busy(on) {
+  // a button's answer draws the puzzle: a redraw still waiting for the typing to stop
+  // would only replace it
+  if (on) clearTimeout(state.drawTimer);
   for (const id of ["solve", "hint", "explain", "rate", "unique", "generate"]) {
     $(id).disabled = on;
   }
