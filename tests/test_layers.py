@@ -37,6 +37,7 @@ RANK = {
     "parallel": 8,       # parallel and Dask search
     "io": 9,             # FlatZinc
     "puzzles": 9,        # puzzle front ends
+    "serve": 9.5,        # the puzzle page: an HTTP server over the puzzles, never printing
     "cli": 10,           # the command line: the only part that prints or picks an exit status
     "__main__": 11,      # `python -m conundrum`
 }

@@ -59,6 +59,9 @@ def test_the_wheel_holds_the_package_its_data_and_its_commands(dist):
         entry_points = whl.read(info.replace("METADATA", "entry_points.txt")).decode()
     assert "conundrum/py.typed" in names
     assert any(n.startswith("conundrum/io/flatzinc/mznlib/") for n in names)
+    # the puzzle page (conundrum serve) and its samples
+    for page in ("index.html", "app.js", "style.css", "samples/sudoku.txt"):
+        assert f"conundrum/serve/static/{page}" in names, page
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert f"Version: {conundrum.__version__}" in metadata
     assert "License-Expression: MIT" in metadata

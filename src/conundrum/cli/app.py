@@ -74,6 +74,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from conundrum.cli.explaining import generate_command
 
         return _guarded(lambda: generate_command(args, out))
+    if args.command == "serve":
+        from conundrum.cli.serving import serve_command
+
+        return _guarded(lambda: serve_command(args, out))
     return _guarded(lambda: puzzle_command(args, out))
 
 

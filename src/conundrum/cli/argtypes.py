@@ -50,6 +50,13 @@ def seconds(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    """A TCP port: 0 (any free one) to 65535."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {text!r}")
+    return int(text)
+
+
 def method_spec(text: str) -> str:
     """A search method: complete, lds:N or bbs:N."""
     if not re.fullmatch(r"complete|(lds|bbs):\d{1,9}", text):

@@ -28,6 +28,7 @@ from conundrum.cli.output import (
 )
 from conundrum.cli.reading import read_text
 from conundrum.cli.terminal import progress_line
+from conundrum.explain.wording import step_json
 from conundrum.puzzles.base import Puzzle, PuzzleError
 
 # the shared statuses under the names of what they mean here: 1 is "no unique solution"
@@ -44,21 +45,6 @@ def _stopped_by(reason: str | None, what: str, done: str) -> None:
     """The message of a limit that stopped the work: exit status 3 follows."""
     limit = STOP_REASON.get(str(reason), str(reason))
     print(f"conundrum: {limit} stopped the {what} {done}", file=sys.stderr)
-
-
-def _fact_json(f: Any, names: dict[int, str]) -> dict:
-    return {"variable": names[f.var], "value": f.value, "equal": f.equal}
-
-
-def step_json(k: int, step: Any, names: dict[int, str], labels: Callable[[int], str]) -> dict:
-    """A step as a JSON-ready dict."""
-    out = {"step": k, "text": step.text, "technique": step.technique,
-           "derived": [_fact_json(f, names) for f in step.derived],
-           "constraints": [labels(p) for p in step.constraints],
-           "facts": [_fact_json(f, names) for f in step.facts]}
-    if step.assumption is not None:
-        out["supposition"] = _fact_json(step.assumption, names)
-    return out
 
 
 def _not_unique(exc: Any, stream: bool, out: Callable[[str], None]) -> int:

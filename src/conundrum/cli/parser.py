@@ -1,5 +1,5 @@
 """The argument parsers of the ``conundrum`` command: one sub-command per puzzle family and
-per tool (fzn, rate, generate, completion, minizinc-config), the options they share, and
+per tool (fzn, rate, generate, serve, completion, minizinc-config), the options they share, and
 the checks of option values. Building or using the parser prints nothing: a usage
 mistake is raised as UsageError for the entry point to report.
 """
@@ -9,7 +9,13 @@ from __future__ import annotations
 import argparse
 import re
 
-from conundrum.cli.argtypes import add_search_arguments, method_spec, positive_int, seconds
+from conundrum.cli.argtypes import (
+    add_search_arguments,
+    method_spec,
+    port_number,
+    positive_int,
+    seconds,
+)
 from conundrum.cli.terminal import COLOR_CHOICES
 from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
 
@@ -202,6 +208,20 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--attempts", type=positive_int, default=50, metavar="N",
                      help="puzzles to try for --difficulty (default 50)")
     _limit_arguments(gen, "generation")
+    srv = sub.add_parser("serve", help="the puzzle page in the browser",
+                         description="Serve the puzzle page (type, generate, solve, explain "
+                         "and rate puzzles in the browser) on this machine, and open it. "
+                         "Ctrl-C stops it.")
+    srv.add_argument("--port", type=port_number, default=8000, metavar="N",
+                     help="the port (default 8000; 0: any free port, printed)")
+    srv.add_argument("--host", default="127.0.0.1", metavar="H",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")
+    srv.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    srv.add_argument("--workers", type=positive_int, default=2, metavar="N",
+                     help="puzzles worked on at once, each in its own process (default 2)")
+    srv.add_argument("--time-limit", type=seconds, default=30.0, metavar="S",
+                     help="seconds one request may take before its worker is stopped "
+                     "(default 30)")
     comp = sub.add_parser("completion", help="a shell completion script",
                           description="Print the script that completes conundrum's commands, "
                           "options and files in SHELL, e.g. `conundrum completion bash > "

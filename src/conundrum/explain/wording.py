@@ -262,3 +262,23 @@ def describe_all(steps: Sequence[Step], wording: Wording) -> None:
 
 
 Describer = Callable[[Step], str]
+
+
+def fact_json(f: Fact, names: dict[int, str]) -> dict[str, object]:
+    """A fact as a JSON-ready dict: ``{"variable": "r1c3", "value": 2, "equal": true}``."""
+    return {"variable": names[f.var], "value": f.value, "equal": f.equal}
+
+
+def step_json(k: int, step: Step, names: dict[int, str],
+              labels: Callable[[int], str]) -> dict[str, object]:
+    """Step `k` (from 1) as a JSON-ready dict, as ``--explain --json`` prints it and the
+    puzzle page shows it: its text, technique, derived facts, constraints (by `labels`)
+    and the earlier facts it cites (variables by `names`)."""
+    out: dict[str, object] = {
+        "step": k, "text": step.text, "technique": step.technique,
+        "derived": [fact_json(f, names) for f in step.derived],
+        "constraints": [labels(p) for p in step.constraints],
+        "facts": [fact_json(f, names) for f in step.facts]}
+    if step.assumption is not None:
+        out["supposition"] = fact_json(step.assumption, names)
+    return out
