@@ -1,8 +1,8 @@
 """The portfolio search (compiler/portfolio.py, issue 42 item 3): the classic and the
 learning search in turns on one core, sharing the incumbent.
 
-The slices are patched to a few propagator calls, so that the two searches take turns at
-almost every node: each pauses mid-tree and resumes with an incumbent the other found
+The turns are patched to none at all, so that the two searches take turns at every node
+(the same way on every run): each pauses mid-tree and resumes with an incumbent the other found
 meanwhile. Against brute force: the optimum proved, one solution exactly when one exists,
 and (search="portfolio" on an enumeration searches once, depth-first) every solution once.
 """
@@ -26,28 +26,25 @@ from test_properties_harness import TIME_LIMIT, VALUE_SELECTS, scaled
 
 @pytest.fixture
 def tiny_slices() -> Iterator[None]:
-    """Turns of a few propagator calls (a failure of the learning search counts 1)."""
-    with mock.patch.multiple(portfolio, FIRST_SLICE=3, SLICE=2, GROWTH=1,
-                             LEARNING_FAIL_WORK=1):
+    """Turns of a node or a decision each: the two searches alternate at every point
+    where they may pause, the same way on every run (search/slicing.py)."""
+    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
         yield
 
 
 @st.composite
 def portfolio_options(draw: st.DrawFn) -> dict[str, Any]:
-    """search="portfolio" with one of its slice sizes and value choices."""
+    """search="portfolio" with one of the value choices."""
     return {"search": "portfolio", "value_select": draw(st.sampled_from(VALUE_SELECTS)),
             "seed": draw(st.integers(0, 3)), "lns": False}
 
 
 @settings(max_examples=scaled(0.7))
-@given(shape=shapes(), sense=st.sampled_from(["min", "max"]), opts=portfolio_options(),
-       first=st.sampled_from([1, 3, 50]), turn=st.sampled_from([1, 2, 7]))
-def test_portfolio_finds_the_optimum(shape: Shape, sense: str, opts: dict[str, Any],
-                                     first: int, turn: int) -> None:
+@given(shape=shapes(), sense=st.sampled_from(["min", "max"]), opts=portfolio_options())
+def test_portfolio_finds_the_optimum(shape: Shape, sense: str, opts: dict[str, Any]) -> None:
     """The brute-force optimum, proved, whichever search ends the run."""
     note("model:\n" + shape.source())
-    with mock.patch.multiple(portfolio, FIRST_SLICE=first, SLICE=turn, GROWTH=1,
-                             LEARNING_FAIL_WORK=1):
+    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
         check_optimum(shape, sense, opts)
 
 
@@ -59,8 +56,7 @@ def test_portfolio_finds_a_solution_exactly_when_there_is_one(
     note("model:\n" + shape.source())
     truth = shape.truth()
     b = build(shape)
-    with mock.patch.multiple(portfolio, FIRST_SLICE=2, SLICE=1, GROWTH=1,
-                             LEARNING_FAIL_WORK=1):
+    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
         sol = b.m.solve(time_limit=TIME_LIMIT, **opts)
     assert b.m.stats.stopped_by is None, repr(b.m.stats)
     if truth:
@@ -100,7 +96,7 @@ def test_a_run_the_first_slice_ends_is_the_classic_search() -> None:
     search="classic" (the puzzles' node counts stay as they were)."""
     counts = {}
     for search in ("classic", "portfolio"):
-        m, last = golomb(6)
+        m, last = golomb(5)
         m.minimize(last, search=search)
         counts[search] = (m.stats.nodes, m.stats.fails, m.stats.solutions, m.stats.search)
     assert counts["portfolio"] == counts["classic"]

@@ -4,13 +4,15 @@ state between turns, so that a run is never much slower than the better of the t
 
 - **Arms**: the classic search runs on the compiled model; the learning search on a
   second compilation of the same snapshot, made when its first turn comes (a model the
-  classic search finishes in its first slice, every puzzle of the benchmark, is compiled
+  classic search finishes in its first turn, every puzzle of the benchmark, is compiled
   once and searched exactly as `search="classic"` searches it).
-- **Slices**: the classic arm goes first with FIRST_SLICE units of work, then the arms
-  alternate, each turn's budget SLICE units, doubled after every pair of turns. Work is
-  counted in propagator calls plus a price per failure (search/slicing.py), never in
-  seconds, so both builds search the same trees. Since each arm goes on from where it
-  paused, the run costs at most about twice what the arm that ends it needs alone.
+- **Turns**: the classic arm goes first for FIRST_SLICE seconds, then the arms
+  alternate, SLICE seconds each, doubled after every pair of turns. Since each arm goes
+  on from where it paused, the run takes at most about twice what the arm that ends it
+  needs alone. Turns are spans of time (search/slicing.py says why): past the first
+  turn, the counts of a run (nodes, failures, which arm found which solution) vary from
+  run to run; the answers do not (the optimum, the proof, a solution or the proof there
+  is none).
 - **Shared incumbent**: both branch and bounds hold the same incumbent list; the classic
   search applies it at its next node, the learning search by a restart when it resumes
   (its learned nogoods stay valid: bounds only tighten).
@@ -33,13 +35,9 @@ if TYPE_CHECKING:
     from conundrum.lang.expr import Expr, Var
     from conundrum.search.options import SearchOptions
 
-FIRST_SLICE = 50_000  # the classic arm's first turn, in propagator calls
-SLICE = 20_000  # the first turn of the learning arm, and the next classic one
-GROWTH = 2  # each pair of turns gets this many times the budget of the pair before
-# what a failure costs beyond its propagation, in propagator calls: the learning
-# search's analysis of a conflict (measured, see notes/ISSUE-42-PLAN.md); the classic
-# search's failure is its propagation
-LEARNING_FAIL_WORK = 100
+FIRST_SLICE = 0.5  # seconds: the classic arm's first turn (a puzzle ends within it)
+SLICE = 0.25  # seconds: the learning arm's first turn, and the next classic one
+GROWTH = 2  # each pair of turns gets this many times the time of the pair before
 
 
 class _Arm:
@@ -48,20 +46,14 @@ class _Arm:
 
     __slots__ = ("name", "compiled", "opts", "stats", "slice", "run", "seconds")
 
-    def __init__(self, name: str, opts: SearchOptions, fail_work: int) -> None:
+    def __init__(self, name: str, opts: SearchOptions) -> None:
         self.name = name
         self.compiled: CompiledModel | None = None
         self.opts = opts
         self.stats = SearchStats()
-        self.slice = Slice(fail_work)
+        self.slice = Slice()
         self.run: Generator[list[int] | None, None, None] | None = None
-        self.seconds = 0.0  # the time its turns took (what the slices' work stands for)
-
-    def work(self) -> int:
-        """The work this arm has done (zero before its first turn)."""
-        if self.compiled is None:
-            return 0
-        return self.slice.work(self.compiled.solver, self.stats)
+        self.seconds = 0.0  # the time its turns took
 
 
 def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
@@ -85,8 +77,8 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
     from conundrum.engine import TimeUp
 
     report = opts.on_progress
-    classic = _Arm("classic", arm_options(opts, "classic"), 0)
-    learning = _Arm("learning", arm_options(opts, "learning"), LEARNING_FAIL_WORK)
+    classic = _Arm("classic", arm_options(opts, "classic"))
+    learning = _Arm("learning", arm_options(opts, "learning"))
     arms = (classic, learning)
     if report is not None:
         def progress(_part: SearchStats) -> None:
@@ -115,7 +107,9 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     if arm.compiled is None:  # cannot happen: the first one compiled
                         raise AssertionError("the second compilation failed at the root")
                 arm.run = arm.compiled.run(arm.opts, arm.stats, start, best, (), arm.slice)
-            arm.slice.until = arm.work() + (FIRST_SLICE if turn == 0 else budget)
+            length = FIRST_SLICE if turn == 0 else budget
+            # (0.0: a pause at every point, the tests' node-by-node alternation)
+            arm.slice.until = 0.0 if length <= 0 else time.perf_counter() + length
             if opts.node_limit is not None:
                 arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
                                                              - _nodes(arms))

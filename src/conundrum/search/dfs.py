@@ -427,7 +427,7 @@ class _Runner:
                     if limited:
                         self.check_limits()
                         slicer = self.slicer
-                        if slicer is not None and slicer.due(solver, stats):
+                        if slicer is not None and slicer.due(stats):
                             yield PAUSE  # at the node, before its next alternative
                     stats.count_node(len(stack))
                     kind, v = alts[i]

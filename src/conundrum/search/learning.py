@@ -115,7 +115,7 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
             return
         slicer = runner.slicer
         while True:
-            if slicer is not None and slicer.due(solver, stats):
+            if slicer is not None and slicer.due(stats):
                 incumbent = None if bound is None else list(bound.best)
                 yield PAUSE  # consistent here: after propagation, before a decision
                 if bound is not None and bound.best != incumbent:

@@ -15,8 +15,8 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                 "refuted as nogoods: luby, geometric, linear or constant, optionally :N",
                 "string", ""],
                ["--search", "auto (default: a hard optimisation goes on learning), classic "
-                "(depth-first) or learning (conflict-driven nogood learning)", "string",
-                ""],
+                "(depth-first), learning (conflict-driven nogood learning) or portfolio "
+                "(classic and learning in turns)", "string", ""],
                ["--lns", "optimise by large neighbourhood search even without a time limit "
                 "(with one it is the default)",
                 "bool", "false"],
