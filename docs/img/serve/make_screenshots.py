@@ -20,7 +20,6 @@ ROOT = HERE.parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import start_browser, stop_browser, wait_ready  # noqa: E402
-
 from conundrum.serve.families import FAMILIES  # noqa: E402
 from conundrum.serve.pool import Settings  # noqa: E402
 from conundrum.serve.server import make_server  # noqa: E402
