@@ -65,7 +65,8 @@ def runs() -> list[tuple[dict, str]]:
     entries = [e for e in MANIFEST if (ROOT / "fzn" / f"{e['name']}.fzn").exists()]
     out = []
     for entry in entries + REGRESSIONS:
-        searches = list(SEARCHES) if entry["kind"] == "optimum" else ["learning", "classic", "portfolio"]
+        searches = (list(SEARCHES) if entry["kind"] == "optimum"
+                    else ["learning", "classic", "portfolio"])
         out += [(entry, s) for s in searches if (entry["name"], s) not in SLOW]
     return out
 
