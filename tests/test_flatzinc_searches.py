@@ -1,7 +1,7 @@
 """The committed FlatZinc of tests/data/minizinc under every search (issue 40, item 1):
 `conundrum fzn` with `--search learning`, `--search classic`, `--search portfolio`, `--lns`
-and `-t 60000` (a time limit: large neighbourhood search is then the default) gives Gecode's count, optimum
-or satisfiability.
+and `-t 60000` (a time limit: the default portfolio then takes large neighbourhood search
+as a third search) gives Gecode's count, optimum or satisfiability.
 
 MiniZinc's `cell_block` made the learning search and LNS report an assignment that violates
 a constraint while the default search was right, and the collection was only ever solved
@@ -13,8 +13,8 @@ it that issue 40 came with (its wrong solution came under learning), with Gecode
 Which runs (the whole set costs about 108 s of CPU in the pure build):
 
 * optimisation entries under the five searches, satisfaction ones (count, satisfy) under
-  `--search learning`, `--search classic` and `--search portfolio`: on a satisfaction model `--lns` is ignored
-  and `-t` only sets a deadline, so both are the default search that
+  `--search learning`, `--search classic` and `--search portfolio`: on a satisfaction
+  model `--lns` is ignored and `-t` only sets a deadline, so both are the default search that
   test_committed_flatzinc already runs;
 * less the runs that cost more than a second of CPU in the pure build (`SLOW`, measured
   2026-11-27), the learning search's mostly: together 66 s of the 108. The whole

@@ -1,10 +1,11 @@
 """The portfolio search (compiler/portfolio.py, issue 42 item 3): the classic and the
 learning search in turns on one core, sharing the incumbent.
 
-The turns are patched to none at all, so that the two searches take turns at every node
-(the same way on every run): each pauses mid-tree and resumes with an incumbent the other found
-meanwhile. Against brute force: the optimum proved, one solution exactly when one exists,
-and (search="portfolio" on an enumeration searches once, depth-first) every solution once.
+The turns are patched to none at all (after the classic search's first failure:
+"portfolio:1"), so that the searches take turns at every node, the same way on every
+run: each pauses mid-tree and resumes with an incumbent the other found meanwhile.
+Against brute force: the optimum proved, one solution exactly when one exists, and
+(search="portfolio" on an enumeration searches once, depth-first) every solution once.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
-from conundrum.compiler import portfolio
+from conundrum.compiler import lns, portfolio
 from flattened_models import Shape, build, shapes
 from test_properties_flattened import check_optimum
 from test_properties_harness import TIME_LIMIT, VALUE_SELECTS, scaled
@@ -28,14 +29,14 @@ from test_properties_harness import TIME_LIMIT, VALUE_SELECTS, scaled
 def tiny_slices() -> Iterator[None]:
     """Turns of a node or a decision each: the two searches alternate at every point
     where they may pause, the same way on every run (search/slicing.py)."""
-    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
+    with mock.patch.object(portfolio, "SLICE", 0.0):
         yield
 
 
 @st.composite
 def portfolio_options(draw: st.DrawFn) -> dict[str, Any]:
     """search="portfolio" with one of the value choices."""
-    return {"search": "portfolio", "value_select": draw(st.sampled_from(VALUE_SELECTS)),
+    return {"search": "portfolio:1", "value_select": draw(st.sampled_from(VALUE_SELECTS)),
             "seed": draw(st.integers(0, 3)), "lns": False}
 
 
@@ -44,7 +45,7 @@ def portfolio_options(draw: st.DrawFn) -> dict[str, Any]:
 def test_portfolio_finds_the_optimum(shape: Shape, sense: str, opts: dict[str, Any]) -> None:
     """The brute-force optimum, proved, whichever search ends the run."""
     note("model:\n" + shape.source())
-    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
+    with mock.patch.object(portfolio, "SLICE", 0.0):
         check_optimum(shape, sense, opts)
 
 
@@ -56,7 +57,7 @@ def test_portfolio_finds_a_solution_exactly_when_there_is_one(
     note("model:\n" + shape.source())
     truth = shape.truth()
     b = build(shape)
-    with mock.patch.multiple(portfolio, FIRST_SLICE=0.0, SLICE=0.0):
+    with mock.patch.object(portfolio, "SLICE", 0.0):
         sol = b.m.solve(time_limit=TIME_LIMIT, **opts)
     assert b.m.stats.stopped_by is None, repr(b.m.stats)
     if truth:
@@ -81,7 +82,7 @@ def test_both_searches_take_turns_and_share_the_incumbent(tiny_slices: None) -> 
     than the last, the optimum 25 is proved, and the counts are the sum of both."""
     m, last = golomb(7)
     found: list[tuple[int, str]] = []
-    best = m.minimize(last, search="portfolio",
+    best = m.minimize(last, search="portfolio:1",
                       on_solution=lambda s: found.append((s[last], m.stats.search)))
     assert best is not None and best[last] == 25
     assert m.stats.status == "optimal_solution" and m.stats.bound == 25
@@ -91,15 +92,16 @@ def test_both_searches_take_turns_and_share_the_incumbent(tiny_slices: None) -> 
     assert m.stats.search in ("classic", "learning")
 
 
-def test_a_run_the_first_slice_ends_is_the_classic_search() -> None:
-    """A model the classic search finishes within the first turn: the same tree as
-    search="classic" (the puzzles' node counts stay as they were)."""
+def test_a_run_the_first_turn_ends_is_the_classic_search() -> None:
+    """A model the classic search finishes within its first turn (10,000 failures): the
+    same tree as search="classic", in both builds (the benchmark rows' node counts stay
+    as they were; tests/test_search_auto.py checks those rows)."""
     counts = {}
-    for search in ("classic", "portfolio"):
-        m, last = golomb(5)
+    for search in ("classic", "portfolio", "auto"):
+        m, last = golomb(7)
         m.minimize(last, search=search)
         counts[search] = (m.stats.nodes, m.stats.fails, m.stats.solutions, m.stats.search)
-    assert counts["portfolio"] == counts["classic"]
+    assert counts["portfolio"] == counts["classic"] == counts["auto"]
 
 
 def test_enumeration_is_searched_once(tiny_slices: None) -> None:
@@ -118,7 +120,7 @@ def test_enumeration_is_searched_once(tiny_slices: None) -> None:
 
 def test_node_limit_counts_both_searches(tiny_slices: None) -> None:
     m, last = golomb(8)
-    best = m.minimize(last, search="portfolio", node_limit=300)
+    best = m.minimize(last, search="portfolio:1", node_limit=300)
     assert m.stats.stopped_by == "node_limit" and m.stats.nodes <= 300
     assert best is not None and m.stats.status == "satisfied"
 
@@ -134,7 +136,7 @@ def test_progress_reports_the_whole_run(tiny_slices: None) -> None:
     """on_progress sees the counts of both searches together, never going back."""
     m, last = golomb(8)
     seen: list[int] = []
-    m.minimize(last, search="portfolio", on_progress=lambda s: seen.append(s.nodes),
+    m.minimize(last, search="portfolio:1", on_progress=lambda s: seen.append(s.nodes),
                time_limit=TIME_LIMIT)
     assert seen == sorted(seen) and seen[-1] <= m.stats.nodes
 
@@ -143,3 +145,40 @@ def test_the_command_line_takes_portfolio() -> None:
     from conundrum.cli.app import main
 
     assert main(["alphametic", "SEND + MORE = MONEY", "--search", "portfolio"]) == 0
+
+
+@settings(max_examples=scaled(0.5))
+@given(shape=shapes(), sense=st.sampled_from(["min", "max"]), opts=portfolio_options())
+def test_with_neighbourhoods_the_optimum_is_still_proved(shape: Shape, sense: str,
+                                                        opts: dict[str, Any]) -> None:
+    """Under a time limit the default portfolio takes large neighbourhood search as a
+    third arm (here one neighbourhood of at most 5 nodes a turn): the brute-force
+    optimum, proved."""
+    note("model:\n" + shape.source())
+    with mock.patch.object(portfolio, "SLICE", 0.0), \
+            mock.patch.object(lns, "NEIGHBOURHOOD_NODES", 5):
+        check_optimum(shape, sense, {**opts, "lns": None, "search": "auto:1"})
+
+
+def test_the_default_optimisation_is_the_portfolio(tiny_slices: None) -> None:
+    """search="auto" (the default) on an optimisation: the portfolio, with the
+    neighbourhoods under a time limit (of at most 5 nodes each here); lns=False leaves
+    them out."""
+    seen: dict[str, set[str]] = {}
+    with mock.patch.object(lns, "NEIGHBOURHOOD_NODES", 5):
+        run_each(seen)
+    assert seen["{}"] == {"classic", "learning"}
+    assert "lns" in seen[str({"time_limit": TIME_LIMIT})]
+    assert seen[str({"time_limit": TIME_LIMIT, "lns": False})] == {"classic", "learning"}
+
+
+def run_each(seen: dict[str, set[str]]) -> None:
+    """Golomb 7 under the default portfolio (its first turn ends at the first failure),
+    with a time limit, and with lns=False: which searches found its solutions."""
+    for options in ({}, {"time_limit": TIME_LIMIT}, {"time_limit": TIME_LIMIT, "lns": False}):
+        m, last = golomb(7)
+        names: set[str] = set()
+        best = m.minimize(last, search="auto:1", on_solution=lambda s, names=names, m=m:
+                          names.add(m.stats.search), **options)
+        assert best is not None and best[last] == 25 and m.stats.status == "optimal_solution"
+        seen[str(options)] = names

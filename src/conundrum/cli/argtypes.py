@@ -11,11 +11,11 @@ import re
 def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """--search and --restarts, the same for the puzzle commands and `conundrum fzn`."""
     group.add_argument("--search", type=search_spec, metavar="S",
-                       help="auto (default: depth-first, and a hard optimisation without "
-                       "all_different goes on learning after 10000 failures; auto:N after "
-                       "N), classic (depth-first), learning (conflict-driven nogood "
-                       "learning with restarts) or portfolio (classic and learning in "
-                       "turns, sharing the best solution)")
+                       help="auto (default: depth-first, and an optimisation a portfolio "
+                       "after 10000 failures; auto:N after N), classic (depth-first), "
+                       "learning (conflict-driven nogood learning with restarts) or "
+                       "portfolio (classic and learning in turns, sharing the best "
+                       "solution; portfolio:N)")
     group.add_argument("--restarts", type=restarts_spec, metavar="R",
                        help="restart from the root every so many failures, keeping what "
                        "was refuted as nogoods: luby, geometric, linear or constant (luby:N "
@@ -23,7 +23,7 @@ def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParse
 
 
 def search_spec(text: str) -> str:
-    """classic, learning, portfolio, auto or auto:N."""
+    """classic, learning, portfolio, auto, auto:N or portfolio:N."""
     from conundrum.search.options import parse_search
 
     try:

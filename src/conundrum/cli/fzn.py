@@ -44,10 +44,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="search on N worker processes (default 1)")
     lns = p.add_mutually_exclusive_group()
     lns.add_argument("--lns", action="store_true",
-                     help="optimise by large neighbourhood search even without -t (with "
-                     "-t it is the default; a satisfaction model ignores it)")
+                     help="optimise by large neighbourhood search alone (with -t it is "
+                     "one of the default portfolio's searches; a satisfaction model "
+                     "ignores it)")
     lns.add_argument("--no-lns", action="store_true",
-                     help="optimise by the exact branch and bound even with -t")
+                     help="no large neighbourhood search, even with -t (the portfolio's "
+                     "exact searches only)")
     p.add_argument("--why", action="store_true",
                    help="on an unsatisfiable model, also print a minimal set of its "
                    "constraints that cannot hold together, as %% comments (searched for "

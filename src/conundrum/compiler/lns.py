@@ -47,6 +47,7 @@ from conundrum.search.stats import SearchStats
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel, PathStep
     from conundrum.search.options import SearchOptions
+    from conundrum.search.slicing import Slice
 
 NEIGHBOURHOOD_NODES = 1000  # the node budget of one neighbourhood
 INITIAL_RELAX = 0.25  # the share of the decision variables left free at first
@@ -101,6 +102,40 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
             stats.stopped_by = "node_limit"
             return
         hood.searched(exhausted=sub.stopped_by is None, improved=improved)
+
+
+def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
+                        start: float, best: list[int], incumbent: list[list[int]],
+                        slicer: Slice) -> Generator[list[int] | None, None, None]:
+    """Large neighbourhood search as an arm of the portfolio (compiler/portfolio.py):
+    neighbourhoods around the portfolio's latest solution (`incumbent[0]`, which the
+    caller keeps up to date), each searched within NEIGHBOURHOOD_NODES nodes and bounded
+    by the shared incumbent `best`. Yields each better solution's values, and None when
+    its slice is spent (after a neighbourhood: one at least a turn). It proves nothing
+    (the exact arms do): it ends only at a limit of the run, which `stats.stopped_by`
+    names."""
+    hood = Neighbourhoods(compiled, opts.seed)
+    while True:
+        values = incumbent[0]
+        path = hood.draw(values)
+        sub_opts = sub_options(opts, stats, NEIGHBOURHOOD_NODES,
+                               dict(zip(compiled.variables, values, strict=True)))
+        sub = SearchStats()
+        improved = False
+        run = compiled.run(sub_opts, sub, start, best, path)
+        try:
+            for found in run:
+                improved = True
+                yield found
+        finally:
+            run.close()
+        merge_counts(stats, sub)
+        if sub.stopped_by not in (None, "node_limit"):
+            stats.stopped_by = sub.stopped_by  # the run's time limit
+            return
+        hood.searched(exhausted=sub.stopped_by is None, improved=improved)
+        if slicer.due(stats):
+            yield None
 
 
 class Neighbourhoods:

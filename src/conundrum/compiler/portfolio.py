@@ -6,13 +6,17 @@ state between turns, so that a run is never much slower than the better of the t
   second compilation of the same snapshot, made when its first turn comes (a model the
   classic search finishes in its first turn, every puzzle of the benchmark, is compiled
   once and searched exactly as `search="classic"` searches it).
-- **Turns**: the classic arm goes first for FIRST_SLICE seconds, then the arms
-  alternate, SLICE seconds each, doubled after every pair of turns. Since each arm goes
-  on from where it paused, the run takes at most about twice what the arm that ends it
-  needs alone. Turns are spans of time (search/slicing.py says why): past the first
-  turn, the counts of a run (nodes, failures, which arm found which solution) vary from
-  run to run; the answers do not (the optimum, the proof, a solution or the proof there
-  is none).
+- **Turns**: the classic arm goes first for its first `first_fails` failures (10,000
+  unless "auto:N" or "portfolio:N" says N: the budget of search="auto" before the
+  portfolio, search/auto.py), so that every model it finishes within them, the
+  benchmark's puzzle and optimisation rows among them, is searched exactly as
+  `search="classic"` searches it, in both builds. Then the arms take turns of SLICE
+  seconds, each round's GROWTH times longer than the last's up to MAX_SLICE. Since
+  each arm goes on from where it paused, the run takes at most about twice what the arm
+  that ends it needs alone, plus a turn. Past the first turn the turns are spans of
+  time (search/slicing.py says why): the counts of a run (nodes, failures, which arm
+  found which solution) vary from run to run; the answers do not (the optimum, the
+  proof, a solution or the proof there is none).
 - **Shared incumbent**: both branch and bounds hold the same incumbent list; the classic
   search applies it at its next node, the learning search by a restart when it resumes
   (its learned nogoods stay valid: bounds only tighten).
@@ -23,10 +27,12 @@ state between turns, so that a run is never much slower than the better of the t
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
+from conundrum.search.options import AUTO_SWITCH_FAILS
 from conundrum.search.slicing import Slice
 from conundrum.search.stats import SearchStats
 
@@ -35,9 +41,9 @@ if TYPE_CHECKING:
     from conundrum.lang.expr import Expr, Var
     from conundrum.search.options import SearchOptions
 
-FIRST_SLICE = 0.5  # seconds: the classic arm's first turn (a puzzle ends within it)
-SLICE = 0.25  # seconds: the learning arm's first turn, and the next classic one
-GROWTH = 2  # each pair of turns gets this many times the time of the pair before
+SLICE = 0.25  # seconds: every turn of the first round after the classic arm's first
+GROWTH = 1.25  # each round's turns are this much longer than the round's before
+MAX_SLICE = 2.0  # up to this: the arm that ends the run waits at most one turn per other
 
 
 class _Arm:
@@ -55,13 +61,25 @@ class _Arm:
         self.run: Generator[list[int] | None, None, None] | None = None
         self.seconds = 0.0  # the time its turns took
 
+    def begin(self, start: float, best: list[int], incumbent: list[list[int]]) -> None:
+        """Start the arm's run on its compiled model (see the module)."""
+        assert self.compiled is not None
+        if self.name == "lns":
+            from conundrum.compiler.lns import neighbourhood_turns
+
+            self.run = neighbourhood_turns(self.compiled, self.opts, self.stats, start, best,
+                                           incumbent, self.slice)
+        else:
+            self.run = self.compiled.run(self.opts, self.stats, start, best, (), self.slice)
+
 
 def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
     """The options of the arm `name`: the caller's, with its own search, and no node
-    limit (the portfolio counts the nodes of both); the learning arm branches by activity
-    unless another heuristic than the default was named, as search="auto" does."""
+    limit (the portfolio counts the nodes of all); the learning arm branches by activity
+    unless another heuristic than the default was named, as search="auto" does; the
+    neighbourhoods are searched depth-first."""
     sub = opts.copy()
-    sub.search = name
+    sub.search = "classic" if name == "lns" else name
     sub.node_limit = None
     if name == "learning" and sub.var_select == "dom_wdeg":
         sub.var_select = "activity"
@@ -70,16 +88,17 @@ def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
 
 def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
               objective: object, sense: int, opts: SearchOptions, stats: SearchStats,
-              start: float, single: bool) -> Generator[list[int], None, None]:
+              start: float, single: bool, neighbourhoods: bool = False,
+              first_fails: int = AUTO_SWITCH_FAILS) -> Generator[list[int], None, None]:
     """The values of each solution, as CompiledModel.run gives them (each improving, with
-    an objective); `stats` holds the sum of both arms' (see the module)."""
+    an objective); `stats` holds the sum of the arms' (see the module). With
+    `neighbourhoods`, large neighbourhood search is a third arm once there is a solution."""
     from conundrum.compiler.compiled import compile_model
     from conundrum.engine import TimeUp
 
+    names = ("classic", "learning", "lns") if neighbourhoods else ("classic", "learning")
+    arms = [_Arm(name, arm_options(opts, name)) for name in names]
     report = opts.on_progress
-    classic = _Arm("classic", arm_options(opts, "classic"))
-    learning = _Arm("learning", arm_options(opts, "learning"))
-    arms = (classic, learning)
     if report is not None:
         def progress(_part: SearchStats) -> None:
             _sum(stats, arms, start)
@@ -87,13 +106,19 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
 
         for arm in arms:
             arm.opts.on_progress = progress
-    classic.compiled = compiled
-    best: list[int] = []  # the incumbent both arms bound their search with
-    budget = SLICE
+    arms[0].compiled = compiled
+    best: list[int] = []  # the incumbent every arm bounds its search with
+    incumbent: list[list[int]] = []  # its values, where the neighbourhoods are drawn
     turn = 0
     try:
         while True:
-            arm = arms[turn % 2]
+            k = turn
+            turn += 1
+            arm = arms[k % len(arms)]
+            if arm.name == "lns" and not incumbent:
+                continue  # nothing to draw neighbourhoods around yet
+            # the first turn, then each round's turns a little longer than the last's
+            length = min(MAX_SLICE, SLICE * GROWTH ** (k // len(arms)))
             if arm.run is None:
                 if arm.compiled is None:
                     variables, constraints = snapshot
@@ -105,11 +130,15 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                         stats.stop("time_limit")
                         return
                     if arm.compiled is None:  # cannot happen: the first one compiled
-                        raise AssertionError("the second compilation failed at the root")
-                arm.run = arm.compiled.run(arm.opts, arm.stats, start, best, (), arm.slice)
-            length = FIRST_SLICE if turn == 0 else budget
-            # (0.0: a pause at every point, the tests' node-by-node alternation)
-            arm.slice.until = 0.0 if length <= 0 else time.perf_counter() + length
+                        raise AssertionError("a second compilation failed at the root")
+                arm.begin(start, best, incumbent)
+            assert arm.run is not None
+            if k == 0:  # a failure budget, the same on every run
+                arm.slice.fail_cap = first_fails
+                arm.slice.until = math.inf
+            else:  # (0.0: a pause at every point, the tests' node-by-node alternation)
+                arm.slice.fail_cap = -1
+                arm.slice.until = 0.0 if length <= 0 else time.perf_counter() + length
             if opts.node_limit is not None:
                 arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
                                                              - _nodes(arms))
@@ -120,6 +149,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     ended = False
                     break
                 arm.seconds += time.perf_counter() - began
+                incumbent[:] = [values]
                 _sum(stats, arms, start)
                 stats.search = arm.name
                 yield values
@@ -129,6 +159,8 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
             arm.seconds += time.perf_counter() - began
             _sum(stats, arms, start)
             if ended:  # a proof, or a limit: either stands for the whole run
+                if arm.name == "lns" and arm.stats.stopped_by is None:
+                    raise AssertionError("the neighbourhoods ended without a limit")
                 stats.search = arm.name
                 if arm.stats.stopped_by is not None:
                     stats.stop(arm.stats.stopped_by)
@@ -136,9 +168,6 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
             if opts.node_limit is not None and stats.nodes >= opts.node_limit:
                 stats.stop("node_limit")
                 return
-            turn += 1
-            if turn % 2 == 1 and turn > 1:
-                budget *= GROWTH
     except GeneratorExit:
         stats.stop("closed")
         raise
@@ -180,11 +209,30 @@ def _sum(stats: SearchStats, arms: Sequence[_Arm], start: float) -> None:
 
 
 def chosen(compiled: CompiledModel, opts: SearchOptions, single: bool) -> bool:
-    """Whether a run is a portfolio: asked for (search="portfolio"), with the complete
-    method, for an optimisation or one solution (an enumeration of every solution is
-    searched once, depth-first), and no large neighbourhood search asked for."""
+    """Whether a run is a portfolio: with the complete method and no large neighbourhood
+    search asked for (lns=True), search="portfolio" for an optimisation or one solution
+    (an enumeration of every solution is searched once, depth-first), and search="auto"
+    (plain: "auto:N" keeps its failure budget, search/auto.py) for an optimisation
+    whose objective is not one for bisection (compiler/bisection.py), unless a learning
+    heuristic asks for the learning search."""
+    from conundrum.compiler.bisection import is_wide
     from conundrum.search.options import parse_search
+    from conundrum.search.selectors import LEARNING_VAR_SELECTS
 
-    if parse_search(opts.search)[0] != "portfolio" or opts.method != "complete" or opts.lns:
+    if opts.method != "complete" or opts.lns:
         return False
-    return compiled.obj is not None or single
+    which = parse_search(opts.search)[0]
+    if which == "portfolio":
+        return compiled.obj is not None or single
+    return (which == "auto" and compiled.obj is not None
+            and opts.var_select not in LEARNING_VAR_SELECTS and not is_wide(compiled))
+
+
+def with_neighbourhoods(compiled: CompiledModel, opts: SearchOptions) -> bool:
+    """Whether the portfolio takes large neighbourhood search as a third arm: for an
+    optimisation under a time limit (where the default was LNS alone, compiler/lns.py),
+    unless lns=False, when some variable is left for a neighbourhood to free."""
+    from conundrum.compiler.lns import free_positions
+
+    return (compiled.obj is not None and opts.time_limit is not None
+            and opts.lns is None and len(free_positions(compiled)) > 1)

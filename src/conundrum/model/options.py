@@ -79,18 +79,19 @@ class SearchKeywords(TypedDict, total=False):
       100; a constant run grows by one failure a restart so that the search ends) restarts
       the search from the root, keeping its refuted branches as nogoods so that no
       solution is lost or repeated; off by default;
-    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation without
-      all_different goes on learning after 10,000 failures, ``"auto:N"`` after N, and a
-      learning heuristic such as ``var_select="activity"`` learns from the start),
-      ``"classic"`` (depth-first) or ``"learning"`` (conflict-driven nogood learning
-      with backjumping and Luby restarts); the same solutions, counts and optima;
+    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation is a
+      portfolio after 10,000 failures, ``"auto:N"`` after N, and a learning heuristic
+      such as ``var_select="activity"`` learns from the start), ``"classic"``
+      (depth-first), ``"learning"`` (conflict-driven nogood learning with backjumping
+      and Luby restarts) or ``"portfolio"`` (the two in turns on one core, sharing the
+      incumbent; ``"portfolio:N"``); the same solutions, counts and optima;
     - ``lns``: ``True`` makes an optimisation a large neighbourhood search: after a first
       solution, random parts of the model are searched around the best solution with a
       small node budget each, growing to the whole model when they are exhausted (so a
       small model still ends with a proof), and with a time limit its second half goes to
-      the exact search from the best solution. ``None`` (the default) chooses it when a
-      ``time_limit`` is given (and the objective is not wide enough for bisection), the
-      exact branch and bound otherwise; ``False`` never. With ``workers=`` or
+      the exact search from the best solution. ``None`` (the default): with a
+      ``time_limit``, neighbourhoods take turns with the exact searches of the portfolio
+      (the default search of an optimisation); ``False`` never. With ``workers=`` or
       ``scheduler=`` every worker searches neighbourhoods of the shared incumbent, then
       the split search proves it;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a

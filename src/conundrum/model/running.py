@@ -59,10 +59,12 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
                                    start, parallel)
         return
     from conundrum.compiler import portfolio
+    from conundrum.search.options import parse_search
 
     if portfolio.chosen(compiled, opts, single):
-        yield from deferring(portfolio.portfolio(compiled, snapshot, objective, sense, opts,
-                                                 stats, start, single))
+        yield from deferring(portfolio.portfolio(
+            compiled, snapshot, objective, sense, opts, stats, start, single,
+            portfolio.with_neighbourhoods(compiled, opts), parse_search(opts.search)[1]))
         return
     from conundrum.compiler.lns import chosen
 

@@ -1,24 +1,24 @@
 """search="auto", the default: which search a run gets, by rules measured on the benchmark
-(issue 29).
+(issues 29 and 42).
 
 - Anything but an optimisation (a solution, all of them, a count) is searched depth-first:
   the puzzles' search, whose node counts the benchmark's puzzle rows keep.
-- An optimisation over a model with an all_different is searched depth-first too: the
-  depth-first search with dom_wdeg proves Golomb rulers 9 and 10 in 0.3 and 2 s, where the
-  learning search takes 20 s and fails to (its conflicts cost about a hundred nodes each
-  there), and alphametics are over in a few nodes either way.
-- Any other optimisation starts depth-first and goes on with the learning search after
-  AUTO_SWITCH_FAILS failures (`"auto:N"`: after N), from the root with the incumbent.
-  Models that depth-first search solves quickly are over before the switch, with its exact
-  tree (every optimisation of the FlatZinc row set: template_design, the largest, takes
-  1,442 failures; with a budget of 1,000 it switched and took four times as long); hard
-  ones switch within seconds and get what learning brings (job shop, RCPSP, open shop,
-  facility location, knapsack, bin packing: bench/HARD-auto.md).
+- An optimisation is a portfolio (compiler/portfolio.py): the depth-first search for its
+  first AUTO_SWITCH_FAILS failures (`"auto:N"`: N), then the depth-first and the learning
+  search in turns, sharing the incumbent, and under a time limit large neighbourhood
+  search as a third. Models that depth-first search solves quickly are over before the
+  first turn ends, with its exact tree (every optimisation of the FlatZinc row set:
+  template_design, the largest, takes 1,442 failures); on the others the run takes about
+  twice what the better search needs alone, where the switch of issue 29 (depth-first,
+  then learning to the end) lost the proofs only depth-first search finds (a partition,
+  a shipping model, abbott: bench/CORPUS.md) and the all_different rule below lost the
+  ones only learning finds.
+- Where the portfolio does not run (a parallel search's workers, an objective for
+  bisection), an optimisation over a model with an all_different stays depth-first to the
+  end (the Golomb rulers) and any other switches to learning after the budget, as
+  `switch_budget` says.
 - Naming a learning heuristic (`var_select="activity"`) asks for the learning search from
   the start (dfs.search).
-
-A failure count rather than a clock decides, so that both builds and every run search the
-same tree.
 """
 
 from __future__ import annotations

@@ -11,23 +11,27 @@ from conundrum.search.stats import SearchStats
 # the searches: depth-first, conflict-driven learning, both sharing the core in turns
 # (compiler/portfolio.py), and the choice between them
 SEARCHES = ("classic", "learning", "portfolio", "auto")
-# search="auto": an optimisation searches depth-first for this many failures, then goes on
-# with the learning search ("auto:N" sets N); see auto.py for the rules and their figures
+# search="auto" and "portfolio": an optimisation searches depth-first for this many
+# failures before the learning search takes its first turn ("auto:N" sets N); see auto.py
+# and compiler/portfolio.py for the rules and their figures
 AUTO_SWITCH_FAILS = 10000
 
 
 def parse_search(text: str) -> tuple[str, int]:
-    """"classic", "learning", "portfolio", "auto" or "auto:N" as (search, failure budget
-    of auto's depth-first phase; 0 for the others); ValueError otherwise."""
-    if text in ("classic", "learning", "portfolio"):
+    """"classic", "learning", "portfolio", "auto", "auto:N" or "portfolio:N" as (search,
+    failures of the classic search before the learning search takes its first turn; 0
+    for classic and learning); ValueError otherwise."""
+    if text in ("classic", "learning"):
         return text, 0
-    if text == "auto":
+    if text in ("auto", "portfolio"):
         return text, AUTO_SWITCH_FAILS
-    if isinstance(text, str) and text.startswith("auto:") and text[5:].isdigit() \
-            and int(text[5:]) > 0:
-        return "auto", int(text[5:])
+    for name in ("auto", "portfolio"):
+        if isinstance(text, str) and text.startswith(name + ":") and \
+                text[len(name) + 1:].isdigit() and int(text[len(name) + 1:]) > 0:
+            return name, int(text[len(name) + 1:])
     raise ValueError(f"unknown search {text!r}; choose from {', '.join(SEARCHES)} (or "
-                     "auto:N, N failures before an optimisation starts learning)")
+                     "auto:N and portfolio:N, N failures of the classic search before the "
+                     "learning search takes its first turn)")
 
 
 class SearchOptions:

@@ -14,14 +14,14 @@ STD_FLAGS = ["-a", "-n", "-f", "-i", "-p", "-r", "-s", "-t"]
 EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keeping what was "
                 "refuted as nogoods: luby, geometric, linear or constant, optionally :N",
                 "string", ""],
-               ["--search", "auto (default: a hard optimisation goes on learning), classic "
-                "(depth-first), learning (conflict-driven nogood learning) or portfolio "
-                "(classic and learning in turns)", "string", ""],
-               ["--lns", "optimise by large neighbourhood search even without a time limit "
-                "(with one it is the default)",
+               ["--search", "auto (default: an optimisation is a portfolio of the classic and "
+                "the learning search, in turns), classic (depth-first), learning "
+                "(conflict-driven nogood learning) or portfolio", "string", ""],
+               ["--lns", "optimise by large neighbourhood search alone (by default it is one of "
+                "the portfolio's searches under a time limit)",
                 "bool", "false"],
-               ["--no-lns", "never optimise by large neighbourhood search, even under a time "
-                "limit (the exact search from the start)", "bool", "false"],
+               ["--no-lns", "never search large neighbourhoods, even under a time limit (the "
+                "portfolio's exact searches only)", "bool", "false"],
                ["--why", "on an unsatisfiable model, also print a minimal set of the FlatZinc's "
                 "constraints that cannot hold together, as comments", "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
