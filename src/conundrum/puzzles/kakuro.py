@@ -141,4 +141,5 @@ def parse(text: str, source: str = "") -> Puzzle:
     layout = Board([["" if tok == "." else None for tok in row] for row in rows],
                    lambda sol: [texts(row) for row in grid(sol)],
                    block_clues=clues)
-    return Puzzle(m, render, to_json, layout=layout)
+    # the runs' sums are the clues a clash may blame; a run's digits differ by the rules
+    return Puzzle(m, render, to_json, layout=layout, clues=[run.label for run in runs])
