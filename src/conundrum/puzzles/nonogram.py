@@ -81,6 +81,8 @@ def parse(text: str, source: str = "") -> Puzzle:
     # the clues outside, column clues stacked; a thicker line every 5 cells helps counting
     layout = Board(blank(len(rows), len(columns)), value_texts(grid, {1: "#", 0: ""}),
                    box=(5, 5), filled="#", left=[" ".join(map(str, c)) or "0" for c in rows],
-                   top=["\n".join(map(str, c)) or "0" for c in columns])
+                   top=["\n".join(map(str, c)) or "0" for c in columns],
+                   clue_at={label: ("left", k) if k < len(rows) else ("top", k - len(rows))
+                            for k, label in enumerate(clues)})
     return Puzzle(m, render, to_json, cell_names(grid), value_words={1: "filled", 0: "empty"},
                   layout=layout, clues=clues)

@@ -78,6 +78,8 @@ def parse(text: str, source: str = "") -> Puzzle:
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
+    sums = [("right", r) for r in range(rows)] + [("bottom", c) for c in range(cols)]
     layout = Board([texts(row) for row in cells], value_texts(x), right=texts(row_sums),
-                   bottom=texts(col_sums))
+                   bottom=texts(col_sums),
+                   clue_at=dict(zip(clues[len(clues) - len(sums):], sums, strict=True)))
     return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues)
