@@ -79,9 +79,9 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
             return EXIT_NOT_UNIQUE
         status = _not_unique(exc, stream, out)
         if exc.solutions == 0:  # the clash, and with --explain the steps to it
-            from conundrum.cli.solving import _why_not
+            from conundrum.cli.why import why_not
 
-            _why_not(puzzle, args, out, steps=bool(args.explain))
+            why_not(puzzle, args, out, steps=bool(args.explain))
         return status
     finally:
         if progress:

@@ -3,7 +3,7 @@ set, the rules kept hard), the fewest clues to drop and how many solutions the p
 has, the cells and outside clues to mark on its picture, and the steps from the clashing
 clues to a contradiction.
 
-The command line (`_why_not` in cli/solving.py), the puzzle page (serve/actions.py) and
+The command line (cli/why.py), the puzzle page (serve/actions.py) and
 the notebook (`Puzzle.clash()`) all use this one answer.
 """
 
@@ -13,8 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-from conundrum.explain.entail import scope_of
 
 if TYPE_CHECKING:
     from conundrum.display import PuzzleView
@@ -28,6 +26,8 @@ COUNT_LIMIT = 1000  # solutions counted once the correction is made
 
 def cells_of(constraints: Iterable[Any], names: dict[int, str]) -> list[str]:
     """The grid cells (``r1c1``) the constraints mention, in reading order."""
+    from conundrum.explain.entail import scope_of
+
     found = {names.get(v.index, "") for c in constraints for v in scope_of(c)}
     return sorted((n for n in found if CELL.fullmatch(n)), key=cell_key)
 
@@ -120,8 +120,8 @@ class Clash:
         from conundrum.display import PuzzleView
         from conundrum.display.layout import Marks
 
-        return PuzzleView(self.puzzle, marks=Marks([cell_key(n) for n in self.cells],
-                                                   list(self.labels)))
+        cells = [(r - 1, c - 1) for r, c in map(cell_key, self.cells)]  # 0-based
+        return PuzzleView(self.puzzle, marks=Marks(cells, list(self.labels)))
 
     def __str__(self) -> str:
         lines = ["these clues cannot all hold: " + ", ".join(self.labels)
