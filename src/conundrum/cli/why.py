@@ -70,7 +70,7 @@ def clash_steps(clash: Any, args: argparse.Namespace, budget: float) -> dict[str
     from conundrum.explain.entail import scope_of
     from conundrum.explain.wording import step_json
 
-    steps = clash.explain(budget, args.node_limit)
+    steps = clash.explain(budget, getattr(args, "node_limit", None))
     wording = clash.wording()
     records = [step_json(k, step, wording.names, wording.label)
                for k, step in enumerate(steps, 1)]
