@@ -77,7 +77,12 @@ def explain_command(puzzle: Puzzle, args: argparse.Namespace,
                 json.dumps({"unique": False, "solutions": found}) if args.json else
                 "no solution" if exc.solutions == 0 else "not unique: more than one solution")
             return EXIT_NOT_UNIQUE
-        return _not_unique(exc, stream, out)
+        status = _not_unique(exc, stream, out)
+        if exc.solutions == 0:  # the clash, and with --explain the steps to it
+            from conundrum.cli.why import why_not
+
+            why_not(puzzle, args, out, steps=bool(args.explain))
+        return status
     finally:
         if progress:
             progress.clear()

@@ -29,16 +29,11 @@ from conundrum.cli.output import (
 )
 from conundrum.cli.reading import make_puzzle
 from conundrum.cli.terminal import ProgressLine, progress_line, search_text
+from conundrum.cli.why import why_not
 from conundrum.puzzles.base import Puzzle, PuzzleError
 
 if TYPE_CHECKING:
     from conundrum.cli.plotting import Timeline
-
-# after "no solution": seconds for each of the clash and the correction (unless
-# --time-limit says otherwise), and the solutions counted once the correction is made
-WHY_SECONDS = 10.0
-WHY_COUNT = 1000
-
 
 def _search_options(args: argparse.Namespace) -> dict:
     """The search options given on the command line (the API's defaults otherwise)."""
@@ -138,7 +133,7 @@ def solve(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) 
     if found == 0:
         status = _nothing_found(args, incomplete, reason, out, ": the answer is incomplete")
         if status == EXIT_NO_SOLUTION:
-            _why_not(puzzle, args, out)
+            why_not(puzzle, args, out)
         return status
     wanted_more = args.all or (args.limit and found < args.limit)
     if wanted_more and incomplete:
@@ -160,44 +155,6 @@ def _nothing_found(args: argparse.Namespace, incomplete: bool, reason: str,
     return EXIT_NO_SOLUTION
 
 
-def _why_not(puzzle: Puzzle, args: argparse.Namespace, out: Callable[[str], None]) -> None:
-    """After "no solution": the clues that clash (a minimal set, the rules kept) and the
-    fewest clues to drop, with how many solutions the puzzle then has (issue 43). Said
-    only when each answer comes within the budget (--time-limit, else WHY_SECONDS)."""
-    from conundrum.lang.errors import ModelError
-    from conundrum.model.diagnosis import count_without
-
-    m = puzzle.model
-    clues = puzzle.clues
-    if not clues:
-        return
-    budget = args.time_limit or WHY_SECONDS
-    try:
-        conflict = m.conflict(soft=clues, time_limit=budget)
-        if conflict is None:
-            return
-        if not conflict.labels:
-            out("the rules clash without any given")
-            return
-        correction = m.correction(soft=clues, time_limit=budget)
-    except ModelError:  # undecided within the budget
-        return
-    if correction is None:
-        return
-    count, complete = count_without(m, correction.constraints, WHY_COUNT, budget)
-    if args.json or args.json_stream:
-        out(json.dumps({"conflict": conflict.labels, "minimal": conflict.minimal,
-                        "correction": correction.labels, "fewest": correction.optimal,
-                        "solutions_without": count, "count_complete": complete}))
-        return
-    paint = palette(args, "out").paint
-    out(paint("these clues cannot all hold: ", "bold") + ", ".join(conflict.labels)
-        + ("" if conflict.minimal else " (not proved minimal)"))
-    many = solutions_text(count) if complete else f"at least {solutions_text(count)}"
-    out(paint("without ", "bold") + " and ".join(correction.labels) + f": {many}"
-        + ("" if correction.optimal else " (not proved the fewest to drop)"))
-
-
 def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: str,
                    args: argparse.Namespace, out: Callable[[str], None]) -> int:
     paint = palette(args, "out").paint
@@ -213,7 +170,7 @@ def _report_unique(puzzle: Puzzle, shown: list[Any], incomplete: bool, reason: s
     if not shown:
         status = _nothing_found(args, incomplete, reason, out)
         if status == EXIT_NO_SOLUTION:
-            _why_not(puzzle, args, out)
+            why_not(puzzle, args, out)
         return status
     if undecided:
         warn(args, f"conundrum: {reason} stopped the search: cannot tell whether the "

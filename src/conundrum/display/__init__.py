@@ -17,9 +17,10 @@ class PuzzleView:
     ``_repr_html_`` otherwise (the other one returns None: not offered). ``svg()`` and
     ``html()`` give the markup as strings."""
 
-    def __init__(self, puzzle: Any, solution: Any = None) -> None:
+    def __init__(self, puzzle: Any, solution: Any = None, marks: Any = None) -> None:
         self.puzzle = puzzle
         self.solution = solution
+        self.marks = marks  # a layout.Marks: what to mark in red (a clash's clues)
 
     def _board(self) -> Any:
         from conundrum.display.layout import Board
@@ -34,7 +35,7 @@ class PuzzleView:
             return None
         from conundrum.display.svg import board_svg
 
-        return board_svg(board, self.solution)
+        return board_svg(board, self.solution, self.marks)
 
     def html(self) -> str:
         """An HTML fragment: the picture of a grid, the equations of an alphametic, the

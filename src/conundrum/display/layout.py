@@ -37,11 +37,24 @@ class Board:
     filled: str | None = None  # cells whose text is this are drawn black (Nonogram)
     checkered: bool = False  # a chessboard's light and dark squares
     caption: str = ""
+    # where a clue written outside the cells is drawn, by its label (what a clash names):
+    # ("top" | "bottom" | "left" | "right", k), ("across" | "down" | "cage" | "corner", cell)
+    clue_at: dict[str, tuple[str, Any]] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, int]:
         """(rows, columns)."""
         return len(self.givens), len(self.givens[0]) if self.givens else 0
+
+
+@dataclass
+class Marks:
+    """What a picture marks in red: a clash's cells (its givens, the cells of its cages,
+    runs, lines and regions) and, by label, its clues drawn outside the cells
+    (Board.clue_at)."""
+
+    cells: list[Cell] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from conundrum.display.html import SOLVED, esc
-from conundrum.display.layout import Board, Cell
+from conundrum.display.layout import Board, Cell, Marks
 
 GIVEN = "#111"
 THIN = "#9a9a9a"
@@ -22,6 +22,8 @@ CLUE = "#333"
 PALE = ("#fde2e2", "#e2f0fd", "#e4f7e1", "#fdf3d8", "#efe3fa", "#dff5f3", "#fbe5f1",
         "#eaeaea", "#fde9d9", "#e3e8fb", "#f2f7d9", "#f9e0e9")  # region shades, in turn
 CHAR = 0.6  # width of a digit, in font sizes (Helvetica, Arial)
+CLASH = "#f28b82"  # a clashing clue's cells, under the lines and digits (the page's colour)
+CLASH_TEXT = "#c5221f"  # a clashing clue written outside the cells
 
 
 def _name(cell: Cell) -> str:
@@ -119,8 +121,17 @@ def _chevron(small: Cell, large: Cell, x0: float, y0: float, s: float) -> str:
             'stroke-linejoin="round" stroke-linecap="round"/>')
 
 
-def board_svg(board: Board, solution: Any = None) -> str:
-    """The picture of a grid puzzle, with the solution's values when one is given."""
+def _marked_clues(board: Board, marks: Marks | None) -> set[tuple[str, Any]]:
+    """Where the marked clues outside the cells are drawn: (side, index) or (kind, cell)."""
+    if marks is None:
+        return set()
+    return {board.clue_at[label] for label in marks.labels if label in board.clue_at}
+
+
+def board_svg(board: Board, solution: Any = None, marks: Marks | None = None) -> str:
+    """The picture of a grid puzzle, with the solution's values when one is given, and
+    `marks` (a clash's clues) in red: their cells shaded (``rect.clash``, under the lines
+    and digits), their clues outside the cells written in red (class ``clash``)."""
     rows, cols = board.shape
     s = float(max(14, min(40, 600 // max(rows, cols, 1))))  # cell size: 9x9 at 40 px
     texts = board.solved(solution) if solution is not None else None
@@ -172,6 +183,15 @@ def board_svg(board: Board, solution: Any = None) -> str:
                 out.append(cell_rect(r, c, GIVEN, "filled"))
             elif board.checkered and (r + c) % 2:
                 out.append(cell_rect(r, c, "#e8e8e8", "dark"))
+    if marks is not None and marks.cells:
+        out.append('<g class="highlights">')
+        out += [cell_rect(r, c, CLASH, "clash").replace("/>", ' fill-opacity="0.55"/>')
+                for r, c in marks.cells]
+        out.append("</g>")
+    red = _marked_clues(board, marks)
+
+    def colour(where: tuple[str, Any], cls: str, fill: str) -> tuple[str, str]:
+        return (f"{cls} clash", CLASH_TEXT) if where in red else (cls, fill)
     # thin lines, then thick ones, then the frame over them
     thin = "".join(f"M{_f(x0)} {_f(y0 + r * s)}h{_f(cols * s)}" for r in range(1, rows))
     thin += "".join(f"M{_f(x0 + c * s)} {_f(y0)}v{_f(rows * s)}" for c in range(1, cols))
@@ -189,10 +209,12 @@ def board_svg(board: Board, solution: Any = None) -> str:
                    f'y2="{_f(y + s)}" stroke="#bbb" stroke-width="1"/>')
         small = s * 0.3
         if down:
-            out.append(_text(x + s * 0.3, y + s * 0.72, down, small, "down", "white",
+            out.append(_text(x + s * 0.3, y + s * 0.72, down, small,
+                             *colour(("down", (r, c)), "down", "white"),
                              extra=f' data-cell="{_name((r, c))}"'))
         if across:
-            out.append(_text(x + s * 0.7, y + s * 0.3, across, small, "across", "white",
+            out.append(_text(x + s * 0.7, y + s * 0.3, across, small,
+                             *colour(("across", (r, c)), "across", "white"),
                              extra=f' data-cell="{_name((r, c))}"'))
     # cages: a dashed outline, the sum at the top left with a white halo over the dashes
     label_size = s * 0.26
@@ -203,10 +225,12 @@ def board_svg(board: Board, solution: Any = None) -> str:
                    'stroke-width="1" stroke-dasharray="3 2"/>')
         r, c = min(cells)
         out.append(_text(x0 + c * s + s * 0.08, y0 + r * s + s * 0.17, text, label_size,
-                         "cage-sum", CLUE, "start", halo + f' data-cell="{_name((r, c))}"'))
+                         *colour(("cage", (r, c)), "cage-sum", CLUE), "start",
+                         halo + f' data-cell="{_name((r, c))}"'))
     for (r, c), text in sorted(board.corners.items()):
         out.append(_text(x0 + c * s + s * 0.07, y0 + r * s + s * 0.17, text, label_size,
-                         "corner", CLUE, "start", f' data-cell="{_name((r, c))}"'))
+                         *colour(("corner", (r, c)), "corner", CLUE), "start",
+                         f' data-cell="{_name((r, c))}"'))
     for small_cell, large_cell in board.relations:
         out.append(_chevron(small_cell, large_cell, x0, y0, s))
     # the values: givens in black, found values in blue
@@ -225,19 +249,21 @@ def board_svg(board: Board, solution: Any = None) -> str:
         parts = text.split("\n") if text else []
         for k, part in enumerate(parts):
             y = y0 - pad - (len(parts) - k - 0.5) * line
-            out.append(_text(x0 + (c + 0.5) * s, y, part, clue, "clue top", CLUE))
+            out.append(_text(x0 + (c + 0.5) * s, y, part, clue,
+                             *colour(("top", c), "clue top", CLUE)))
     for c, text in enumerate(board.bottom):
         for k, part in enumerate(text.split("\n") if text else []):
             y = y0 + rows * s + pad + (k + 0.5) * line
-            out.append(_text(x0 + (c + 0.5) * s, y, part, clue, "clue bottom", CLUE))
+            out.append(_text(x0 + (c + 0.5) * s, y, part, clue,
+                             *colour(("bottom", c), "clue bottom", CLUE)))
     for r, text in enumerate(board.left):
         if text:
-            out.append(_text(x0 - pad, y0 + (r + 0.5) * s, text, clue, "clue left", CLUE,
-                             "end"))
+            out.append(_text(x0 - pad, y0 + (r + 0.5) * s, text, clue,
+                             *colour(("left", r), "clue left", CLUE), "end"))
     for r, text in enumerate(board.right):
         if text:
             out.append(_text(x0 + cols * s + pad, y0 + (r + 0.5) * s, text, clue,
-                             "clue right", CLUE, "start"))
+                             *colour(("right", r), "clue right", CLUE), "start"))
     if board.caption:
         out.append(_text(x0 + cols * s / 2, y0 + rows * s + bottom + caption / 2,
                          board.caption, clue, "caption", CLUE))

@@ -236,7 +236,8 @@ class Replay:
                 branch[b.assumption.var] = {b.assumption.value}
                 stack.append((b, branch, f"{place}, if {b.assumption}"))
 
-    def run(self, steps: Sequence[Step]) -> None:
+    def replay(self, steps: Sequence[Step]) -> None:
+        """Check each step in turn, ruling out what it removes."""
         for i, step in enumerate(steps, 1):
             where = f"step {i}"
             if step.kind == CASE_SPLIT:
@@ -247,6 +248,10 @@ class Replay:
                 self.check_step(step, where, self.domains)
             for r in step.removed:
                 self.domains[r.var].discard(r.value)
+
+    def run(self, steps: Sequence[Step]) -> None:
+        """Check the steps and that they end at a solution of the whole model."""
+        self.replay(steps)
         open_vars = [k for k, d in self.domains.items() if len(d) != 1]
         if open_vars:
             raise ExplanationError(f"after the last step, variable {open_vars[0]} has "
@@ -259,3 +264,20 @@ def verify(model: object, steps: Sequence[Step]) -> None:
     """Replay the explanation of `model`; raise ExplanationError at the first step that does
     not hold, or if the steps do not end at a solution."""
     Replay(model).run(steps)
+
+
+def verify_clash(model: object, steps: Sequence[Step]) -> None:
+    """Replay the explanation of a clash (conundrum.explain.clash) on `model`, the rules and
+    the clashing clues: every step holds as in `verify`, only the last one is a
+    contradiction, and it is one; with no step, some variable has no value to begin with.
+    Raise ExplanationError otherwise."""
+    replay = Replay(model)
+    if not steps:
+        if all(replay.domains.values()):
+            raise ExplanationError("no step, yet every variable has a value to begin with")
+        return
+    if any(step.contradiction for step in steps[:-1]):
+        raise ExplanationError("a contradiction before the last step")
+    if not steps[-1].contradiction or steps[-1].kind in (CASE_SPLIT, SEARCH):
+        raise ExplanationError("the last step is not a contradiction")
+    replay.replay(steps)

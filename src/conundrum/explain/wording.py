@@ -126,8 +126,8 @@ class Wording:
         if step.kind == SEARCH:
             return self.search(step)
         if step.contradiction:
-            return (f"contradiction: {self._labels(step)} cannot hold with "
-                    f"{self.facts(step.facts)}")
+            given = f"with {self.facts(step.facts)}" if step.facts else "whatever the values"
+            return f"contradiction: {self._labels(step)} cannot hold {given}"
         if len(step.constraints) == 1 and not step.facts and \
                 step.constraints[0] in self.reasons:
             return f"{self.facts(self._derived(step))}: {self.reasons[step.constraints[0]]}"

@@ -140,7 +140,8 @@ def parse(sources: list[Source], options: Options | None = None) -> Puzzle:
         [_pieces(eq) for eq in eqs], var,
         lambda v: digit_str(v) if 0 <= v < opt.base else str(v),
         None if whole_sum is None else ([_chars(w) for w in whole_sum[0]], _chars(whole_sum[1])))
-    return Puzzle(m, render, values, explain_model=explained, reasons=reasons, layout=layout)
+    return Puzzle(m, render, values, explain_model=explained, reasons=reasons, layout=layout,
+                  clues=[f"{name} = {value}" for name, value in opt.fix])
 
 
 def _pieces(eq: Equation) -> list[str | list[str]]:
@@ -180,7 +181,8 @@ def _letters_model(letters: list[str], leading: set[str], lo: int, hi: int, opt:
                               "equations")
         if not lo <= value <= hi:
             raise PuzzleError(f"--fix {name}={value}: {value} is not among the digits {lo}-{hi}")
-        m += var[name] == value
+        # labelled as explanations name the letter: a clash may blame it (issue 43)
+        m.add(var[name] == value, label=f"{name} = {value}")
     if opt.distinct and len(letters) > 1:
         m += cn.all_different([var[ch] for ch in letters])
     return m, var

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, TypedDict
 if TYPE_CHECKING:
     from conundrum.display import PuzzleView
 
+    from .clash import Clash
+
 MAX_TEXT = 1_000_000  # characters; larger inputs are refused before parsing
 
 
@@ -95,6 +97,15 @@ class Puzzle:
         from conundrum.display import PuzzleView
 
         return PuzzleView(self, solution)
+
+    def clash(self, time_limit: float | None = None) -> Clash | None:
+        """None when the puzzle has a solution (or no clues to blame); otherwise why not:
+        the clues that clash, the fewest to drop, and, in a notebook, the picture with the
+        clashing clues marked (see conundrum.puzzles.clash). `time_limit`: seconds for
+        each of the conflict, the correction and the count."""
+        from .clash import find_clash
+
+        return find_clash(self, time_limit)
 
     def _repr_svg_(self) -> str | None:
         return self.display()._repr_svg_()

@@ -140,6 +140,11 @@ def caged_puzzle(m, x: list, cm: CageMap, box: tuple[int, int] | None = None,
                        corners={min(cage.cells): f"{cage.target}{SIGNS[cage.op]}"
                                 for cage in cm.cages})
 
+    # each cage's target is written at its first cell: a clash marks it there
+    kind = "cage" if box is not None else "corner"
+    layout.clue_at = {label: (kind, min(cage.cells))
+                      for label, cage in zip(clues or [], cm.cages, strict=False)}
+
     def render(sol) -> str:
         return draw_regions([[str(v) for v in row] for row in values(sol, x)], region)
 

@@ -70,9 +70,12 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
     m = cn.Model()
     # the variables are named as explanations name cells
     var = {p: m.int_var(1, n, cell_name(*p)) for p in cells}
+    clues = []  # the givens, labelled as explanations name cells: what a clash may blame
     for (r, c), x in var.items():
         if isinstance(rows[r][c], int):
-            m += x == rows[r][c]
+            label = f"{cell_name(r, c)} = {rows[r][c]}"
+            m.add(x == rows[r][c], label=label)
+            clues.append(label)
     m.add(cn.all_different(list(var.values())), label=f"1 to {n}, each once")
     for (r, c), x in var.items():
         near = [var[(r + dr, c + dc)] for dr, dc in moves if (r + dr, c + dc) in var]
@@ -94,7 +97,7 @@ def parse_with(text: str, source: str, moves: tuple[tuple[int, int], ...], what:
 
     givens = [[None if v == "X" else "" if v is None else str(v) for v in row] for row in rows]
     layout = Board(givens, lambda sol: [texts(row) for row in grid(sol)])
-    return Puzzle(m, render, to_json, layout=layout)
+    return Puzzle(m, render, to_json, layout=layout, clues=clues)
 
 
 def parse(text: str, source: str = "") -> Puzzle:

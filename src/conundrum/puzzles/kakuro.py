@@ -140,5 +140,8 @@ def parse(text: str, source: str = "") -> Puzzle:
         clues[run.clue] = (down, str(run.total)) if run.across else (str(run.total), across)
     layout = Board([["" if tok == "." else None for tok in row] for row in rows],
                    lambda sol: [texts(row) for row in grid(sol)],
-                   block_clues=clues)
-    return Puzzle(m, render, to_json, layout=layout)
+                   block_clues=clues,
+                   clue_at={run.label: ("across" if run.across else "down", run.clue)
+                            for run in runs})
+    # the runs' sums are the clues a clash may blame; a run's digits differ by the rules
+    return Puzzle(m, render, to_json, layout=layout, clues=[run.label for run in runs])

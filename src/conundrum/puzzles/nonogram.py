@@ -65,12 +65,13 @@ def parse(text: str, source: str = "") -> Puzzle:
     rows, columns = read(text, source)
     m = cn.Model()
     grid = m.int_matrix(len(rows), len(columns), 0, 1, "cell")
-    for k, (line, clue) in enumerate(zip(grid.rows, rows), 1):
-        m.add(cn.regular(line, *cn.pattern_automaton(clue)),
-              label=f"row {k} ({' '.join(map(str, clue)) or '0'})")
-    for k, (line, clue) in enumerate(zip(grid.columns, columns), 1):
-        m.add(cn.regular(line, *cn.pattern_automaton(clue)),
-              label=f"column {k} ({' '.join(map(str, clue)) or '0'})")
+    clues = []  # every line's clue: what a clash may blame (issue 43)
+    for what, lines, line_clues in (("row", grid.rows, rows), ("column", grid.columns, columns)):
+        for k, (line, clue) in enumerate(zip(lines, line_clues), 1):
+            label = f"{what} {k} ({' '.join(map(str, clue)) or '0'})"
+            m.add(cn.regular(line, *cn.pattern_automaton(clue)), label=label)
+            clues.append(label)
+
     def render(sol) -> str:
         return "\n".join("".join("#" if v else "." for v in row) for row in values(sol, grid))
 
@@ -80,6 +81,8 @@ def parse(text: str, source: str = "") -> Puzzle:
     # the clues outside, column clues stacked; a thicker line every 5 cells helps counting
     layout = Board(blank(len(rows), len(columns)), value_texts(grid, {1: "#", 0: ""}),
                    box=(5, 5), filled="#", left=[" ".join(map(str, c)) or "0" for c in rows],
-                   top=["\n".join(map(str, c)) or "0" for c in columns])
+                   top=["\n".join(map(str, c)) or "0" for c in columns],
+                   clue_at={label: ("left", k) if k < len(rows) else ("top", k - len(rows))
+                            for k, label in enumerate(clues)})
     return Puzzle(m, render, to_json, cell_names(grid), value_words={1: "filled", 0: "empty"},
-                  layout=layout)
+                  layout=layout, clues=clues)

@@ -64,23 +64,25 @@ def parse(text: str, source: str = "") -> Puzzle:
         cells.append(read(i, toks[1:-1], "cell"))
     m, x = latin_model(n)
     clues = post_givens(m, x, cells)
+    clue_at: dict[str, tuple[str, int]] = {}  # where each count is drawn
 
-    def seen(line: list, clue: int | None, where: str) -> None:
+    def seen(line: list, clue: int | None, where: str, at: tuple[str, int]) -> None:
         if clue is None:
             return
         visible = [line[i] > cn.max(line[:i]) for i in range(1, n)]
         label = f"{clue} seen {where}"
         m.add(cn.sum(visible) + 1 == clue, label=label)
         clues.append(label)
+        clue_at[label] = at
 
     for c in range(n):
         col = [x[r][c] for r in range(n)]
-        seen(col, top[c], f"from above column {c + 1}")
-        seen(col[::-1], bottom[c], f"from below column {c + 1}")
+        seen(col, top[c], f"from above column {c + 1}", ("top", c))
+        seen(col[::-1], bottom[c], f"from below column {c + 1}", ("bottom", c))
     for r in range(n):
         row = list(x[r])
-        seen(row, left[r], f"from the left of row {r + 1}")
-        seen(row[::-1], right[r], f"from the right of row {r + 1}")
+        seen(row, left[r], f"from the left of row {r + 1}", ("left", r))
+        seen(row[::-1], right[r], f"from the right of row {r + 1}", ("right", r))
 
     def render(sol) -> str:
         grid = draw_values(values(sol, x), None).split("\n")
@@ -102,5 +104,6 @@ def parse(text: str, source: str = "") -> Puzzle:
         return {"grid": values(sol, x)}
 
     layout = Board([texts(row) for row in cells], value_texts(x), top=texts(top),
-                   bottom=texts(bottom), left=texts(left), right=texts(right))
+                   bottom=texts(bottom), left=texts(left), right=texts(right),
+                   clue_at=clue_at)
     return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues)

@@ -68,6 +68,8 @@ def parse(text: str, source: str = "") -> Puzzle:
     for r, row in enumerate(rows):
         for c, label in enumerate(row):
             regions.setdefault(label, []).append(x[r][c])
+    # the region map is the puzzle's only clue: a clash blames regions, the rest are rules
+    clues = [f"region {label}" for label in regions]
     for label, cells in regions.items():
         m.add(cn.sum(cells) == stars, label=f"region {label}")
     for r in range(n - 1):
@@ -85,4 +87,4 @@ def parse(text: str, source: str = "") -> Puzzle:
                    shade_regions=True,
                    caption=f"{stars} stars per row, column and region" if stars > 1 else "")
     return Puzzle(m, render, to_json, cell_names(x), value_words={1: "starred", 0: "empty"},
-                  layout=layout)
+                  layout=layout, clues=clues)

@@ -12,6 +12,7 @@ from conundrum.display.layout import Board
 
 from .base import Place, Puzzle, PuzzleError, cell_names, draw_grid, texts, value_texts, values
 from .grid import check_text
+from .latin import post_givens
 
 MAX_CELLS = 100
 
@@ -63,21 +64,22 @@ def parse(text: str, source: str = "") -> Puzzle:
                                   source=source)
     m = cn.Model()
     x = m.int_matrix(rows, cols, 1, total, "cell")
-    for r, row in enumerate(cells):
-        for c, v in enumerate(row):
-            if v is not None:
-                m += x[r][c] == v
+    clues = post_givens(m, x, cells)  # the givens and the sums: what a clash may blame
     m.add(cn.all_different(x.flat), label=f"1 to {total}, each once")
     for r, s in enumerate(row_sums):
         m.add(cn.sum(x.rows[r]) == s, label=f"row {r + 1} (sum {s})")
+        clues.append(f"row {r + 1} (sum {s})")
     for c, s in enumerate(col_sums):
         m.add(cn.sum(x.columns[c]) == s, label=f"column {c + 1} (sum {s})")
+        clues.append(f"column {c + 1} (sum {s})")
     def render(sol) -> str:
         return draw_grid([[str(v) for v in row] for row in values(sol, x)], rows, cols)
 
     def to_json(sol) -> dict:
         return {"grid": values(sol, x)}
 
+    sums = [("right", r) for r in range(rows)] + [("bottom", c) for c in range(cols)]
     layout = Board([texts(row) for row in cells], value_texts(x), right=texts(row_sums),
-                   bottom=texts(col_sums))
-    return Puzzle(m, render, to_json, cell_names(x), layout=layout)
+                   bottom=texts(col_sums),
+                   clue_at=dict(zip(clues[len(clues) - len(sums):], sums, strict=True)))
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues)

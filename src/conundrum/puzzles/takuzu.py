@@ -12,6 +12,7 @@ from conundrum.display.layout import Board
 
 from .base import Puzzle, PuzzleError, cell_names, texts, value_texts, values
 from .grid import check_text, square_size
+from .latin import post_givens
 
 MAX_SIZE = 30
 
@@ -51,10 +52,7 @@ def parse(text: str, source: str = "") -> Puzzle:
     n = len(rows)
     m = cn.Model()
     x = m.int_matrix(n, n, 0, 1, "cell")
-    for r, row in enumerate(rows):
-        for c, v in enumerate(row):
-            if v is not None:
-                m += x[r][c] == v
+    clues = post_givens(m, x, rows)
     lines = [(f"row {k + 1}", list(line)) for k, line in enumerate(x.rows)]
     lines += [(f"column {k + 1}", list(line)) for k, line in enumerate(x.columns)]
     for name, line in lines:
@@ -76,4 +74,4 @@ def parse(text: str, source: str = "") -> Puzzle:
         return {"grid": values(sol, x)}
 
     layout = Board([texts(row) for row in rows], value_texts(x))
-    return Puzzle(m, render, to_json, cell_names(x), layout=layout)
+    return Puzzle(m, render, to_json, cell_names(x), layout=layout, clues=clues)

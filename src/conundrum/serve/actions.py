@@ -6,14 +6,13 @@ input is an ActionError carrying the HTTP status to answer."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from conundrum.puzzles.base import Puzzle, PuzzleError
+from conundrum.puzzles.clash import CELL, cell_key, cells_of
 from conundrum.serve.families import BY_NAME, MAX_CELLS, MAX_EQUATION_LINES, MAX_N, MAX_TEXT
 
-_CELL = re.compile(r"r(\d+)c(\d+)")
 WHY_SECONDS = 5.0  # for each of the clash and the correction after "no solution"
 
 
@@ -105,37 +104,17 @@ def parse(request: dict[str, Any]) -> Puzzle:
 
 # ----------------------------------------------------------------------------- pictures
 
-def picture(puzzle: Puzzle, solution: Any = None) -> dict[str, Any]:
+def picture(puzzle: Puzzle, solution: Any = None, view: Any = None) -> dict[str, Any]:
     """The puzzle (or a solution of it) as the notebook draws it: SVG for a grid, HTML for
     equations, the solution's text otherwise; with the grid's shape for the page to place
-    its highlights."""
-    view = puzzle.display(solution)
+    its highlights. `view`: a PuzzleView to draw instead (a clash's, marked)."""
+    view = view or puzzle.display(solution)
     svg = view.svg()
     if svg is not None:
         rows, cols = puzzle.layout.shape
         return {"kind": "svg", "markup": svg, "rows": rows, "cols": cols,
                 "filled": puzzle.layout.filled}
     return {"kind": "html", "markup": view.html()}
-
-
-def _names(puzzle: Puzzle, model: Any) -> dict[int, str]:
-    names = {v.index: v.name or f"x{v.index}" for v in model.variables}
-    names.update(puzzle.names)
-    return names
-
-
-def cells_of(constraints: Iterable[Any], names: dict[int, str]) -> list[str]:
-    """The grid cells (``r1c1``) the constraints mention, in reading order."""
-    from conundrum.explain.entail import scope_of
-
-    found = {names.get(v.index, "") for c in constraints for v in scope_of(c)}
-    return sorted((n for n in found if _CELL.fullmatch(n)), key=_cell_key)
-
-
-def _cell_key(name: str) -> tuple[int, int]:
-    match = _CELL.fullmatch(name)
-    assert match is not None
-    return int(match.group(1)), int(match.group(2))
 
 
 def _cells_texts(puzzle: Puzzle, solution: Any) -> dict[str, str]:
@@ -163,29 +142,27 @@ def solve(request: dict[str, Any]) -> dict[str, Any]:
     if sol is not None:
         return {"found": True, "picture": picture(puzzle, sol),
                 "solution": puzzle.to_json(sol)}
-    return {"found": False, "picture": picture(puzzle), **why_not(puzzle)}
+    return {"found": False, **why_not(puzzle)}
 
 
 def why_not(puzzle: Puzzle) -> dict[str, Any]:
-    """The "conflict" and "correction" of ``--json`` after "no solution", and the cells
-    of the clashing clues ({} when the puzzle has no clues to blame, or no answer came
-    within WHY_SECONDS)."""
+    """The puzzle's "picture", with the clashing clues marked (as the notebook draws a
+    clash), the "conflict" and "correction" of ``--json`` after "no solution" and the
+    cells of the clashing clues; only the picture when the puzzle has no clues to blame,
+    or no answer came within WHY_SECONDS."""
     from conundrum.lang.errors import ModelError
+    from conundrum.puzzles.clash import find_clash
 
-    m = puzzle.model
-    if not puzzle.clues:
-        return {}
     try:
-        conflict = m.conflict(soft=puzzle.clues, time_limit=WHY_SECONDS)
-        if conflict is None:
-            return {}
-        correction = m.correction(soft=puzzle.clues, time_limit=WHY_SECONDS)
+        clash = find_clash(puzzle, WHY_SECONDS, count_limit=1)
     except ModelError:
-        return {}
-    names = _names(puzzle, m)
-    return {"conflict": conflict.labels, "minimal": conflict.minimal,
-            "conflict_cells": cells_of(conflict.constraints, names),
-            "correction": correction.labels if correction is not None else None}
+        clash = None
+    if clash is None:
+        return {"picture": picture(puzzle)}
+    cor = clash.correction
+    return {"picture": picture(puzzle, view=clash.display()), "conflict": clash.labels,
+            "minimal": clash.conflict.minimal, "conflict_cells": clash.cells,
+            "correction": cor.labels if cor is not None else None}
 
 
 def unique(request: dict[str, Any]) -> dict[str, Any]:
@@ -195,7 +172,7 @@ def unique(request: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"solutions": len(found), "unique": len(found) == 1,
                            "pictures": [picture(puzzle, s) for s in found]}
     if not found:
-        out.update(picture=picture(puzzle), **why_not(puzzle))
+        out.update(why_not(puzzle))
     return out
 
 
@@ -233,7 +210,7 @@ def explain(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _only_cells(names: Iterable[str]) -> list[str]:
-    return sorted({n for n in names if _CELL.fullmatch(n)}, key=_cell_key)
+    return sorted({n for n in names if CELL.fullmatch(n)}, key=cell_key)
 
 
 def rate(request: dict[str, Any]) -> dict[str, Any]:

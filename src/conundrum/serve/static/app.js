@@ -113,7 +113,7 @@ function overlay(marks, values, latest) {
       if (!p) continue;
       under.appendChild(element("rect", {
         class: cls, "data-cell": name, x: p.x, y: p.y, width: g.size, height: g.size,
-        fill: colour, "fill-opacity": cls === "clash" ? 0.55 : 0.8,
+        fill: colour, "fill-opacity": 0.8,
       }));
     }
   }
@@ -254,9 +254,9 @@ function clashText(answer) {
   return text;
 }
 
+// the picture comes with the clashing clues marked (rect.clash, drawn by display/svg.py)
 function showClash(answer) {
   show(answer.picture);
-  overlay([[answer.conflict_cells || [], "clash", "#f28b82"]], {}, {});
   say(clashText(answer), "error");
 }
 
