@@ -196,34 +196,65 @@ def _undecided(what: str) -> ModelError:
                       "no solution")
 
 
+METHODS = ("auto", "deletion", "quickxplain")
+
+
 def find_conflict(model: Model, soft: Iterable[object] | None,
-                  time_limit: float | None) -> Conflict | None:
-    """Model.conflict (see the module)."""
+                  time_limit: float | None, method: str = "auto") -> Conflict | None:
+    """Model.conflict (see the module and model/shrinking.py)."""
+    from conundrum.model.shrinking import Oracle, deletion, quickxplain, undecided
+
+    if method not in METHODS:
+        raise ModelError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     clock = _Clock(time_limit)
     groups, hard = groups_of(model, soft)
-    everything = set(range(len(model.constraints)))
-    whole = _solvable(model, everything, clock)
+    ordered = preferred_order(model, groups, soft)
+    oracle = Oracle(model, [g.positions for g in groups], sorted(hard), clock.end)
+    everything = list(range(len(groups)))
+    whole, core = oracle.ask(everything)
     if whole is None:
-        raise _undecided("conflict")
+        raise undecided("conflict")
     if whole:
         return None
-    core = list(groups)
-    minimal = True
-    i = 0
-    while i < len(core):
-        rest = hard | {k for j, g in enumerate(core) if j != i for k in g.positions}
-        answer = _solvable(model, rest, clock)
-        if answer is False:
-            del core[i]  # not needed: the others clash without it
-        else:
-            if answer is None:
-                minimal = False  # undecided: kept, so what is left still clashes
-            i += 1
-    positions = [k for g in core for k in g.positions]
-    return Conflict(labels=[g.label for g in core],
+    if method == "quickxplain" or (method == "auto" and ordered is not None):
+        order = ordered if ordered is not None else everything
+        rank = {g: k for k, g in enumerate(order)}
+        last = max((rank[g] for g in core), default=-1)
+        kept, minimal = quickxplain(oracle.ask, order[:last + 1])
+    else:
+        kept, minimal = deletion(oracle.ask, core)
+    chosen = [groups[j] for j in kept]
+    positions = [k for g in chosen for k in g.positions]
+    return Conflict(labels=[g.label for g in chosen],
                     constraints=[model.constraints[k] for k in positions],
                     places=[model.places.get(k, "") for k in positions],
-                    minimal=minimal, groups=[list(g.positions) for g in core])
+                    minimal=minimal, groups=[list(g.positions) for g in chosen])
+
+
+def preferred_order(model: Model, groups: list[Group], soft: Iterable[object] | None,
+                    ) -> list[int] | None:
+    """The soft groups (their positions in `groups`) in the order of preference that a
+    list or tuple `soft` gives (a group ranks where `soft` first names it); None when
+    `soft` gives no order (None, one item, a set)."""
+    if not isinstance(soft, list | tuple):
+        return None
+    rank: dict[str, int] = {}
+    ids: dict[int, int] = {}
+    for k, s in enumerate(soft):
+        if isinstance(s, str):
+            rank.setdefault(s, k)
+        else:
+            ids.setdefault(id(s), k)
+
+    def first(j: int) -> int:
+        g = groups[j]
+        names = [g.label] + [model.places[k] for k in g.positions if k in model.places]
+        ks = [rank[n] for n in names if n in rank]
+        ks += [ids[id(model.constraints[k])] for k in g.positions
+               if id(model.constraints[k]) in ids]
+        return min(ks)
+
+    return sorted(range(len(groups)), key=lambda j: (first(j), j))
 
 
 def find_correction(model: Model, soft: Iterable[object] | None,
