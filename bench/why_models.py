@@ -61,7 +61,7 @@ def sudoku_clues() -> list[tuple[int, int, int]]:
     cells = sorted(rnd.sample([(r, c) for r in range(9) for c in range(9)], 25))
     clues = [(r, c, grid[r][c]) for r, c in cells]
     by_col: dict[int, list[int]] = {}
-    for k, (r, c, _) in enumerate(clues):
+    for k, (_, c, _) in enumerate(clues):
         by_col.setdefault(c, []).append(k)
     col = max(by_col, key=lambda c: (len(by_col[c]), c))
     first, last = by_col[col][0], by_col[col][-1]
@@ -171,7 +171,7 @@ def jobshop() -> Case:
                if mm == mc]
         m.add(cn.no_overlap([start[j][k] for j, k in ops], [jobs[j][k][1] for j, k in ops]),
               label=f"machine {mc}")
-    for j, job in enumerate(jobs):
+    for j in range(len(jobs)):
         label = f"job {j} released at {release[j]}"
         m.add(start[j][0] >= release[j], label=label)
         labels.append(label)

@@ -6,12 +6,12 @@ The unit of blame is a *group*: the constraints added under one label
 user's code that added it (`model.py:12`). `soft` says which groups may be blamed; every
 other constraint stays hard.
 
-- `conflict`: deletion-based shrinking. Start from every soft group (the model without a
-  solution); for each group in turn, solve the model without it: no solution, and it
-  leaves the conflict for good; a solution, and it stays (it is needed). What is left is a
-  set of groups with no solution together, each of which is needed: a minimal conflict
-  (not necessarily the smallest one). Cost: one solve per soft group, each on the model as
-  it stands then; a time limit that stops one leaves the group in and `minimal` False.
+- `conflict`: the model compiled once with an indicator per soft group, asked questions
+  under assumptions (model/shrinking.py): the first core from the learning search's final
+  conflict, then deletion (no order of preference) or, when `soft` is a list (an order of
+  preference), the preferred conflict by QuickXplain or by deletion from the least
+  preferred. Minimal (each group needed), not necessarily the smallest conflict; a limit
+  that stops a question leaves `minimal` False.
 - `correction`: one optimisation. Each soft group gets an indicator (a fresh 0/1
   variable) and holds only when its indicator is 1 (`cn.implies`: the group is reified,
   so globals stand for their decompositions); the search maximises the number of groups
@@ -197,12 +197,21 @@ def _undecided(what: str) -> ModelError:
 
 
 METHODS = ("auto", "deletion", "quickxplain")
+# with an order of preference, QuickXplain when the first core has at most one group in
+# this many of the candidates, else deletion from the least preferred (the same conflict)
+QUICKXPLAIN_RATIO = 4
 
 
 def find_conflict(model: Model, soft: Iterable[object] | None,
                   time_limit: float | None, method: str = "auto") -> Conflict | None:
     """Model.conflict (see the module and model/shrinking.py)."""
-    from conundrum.model.shrinking import Oracle, deletion, quickxplain, undecided
+    from conundrum.model.shrinking import (
+        Oracle,
+        deletion,
+        preferred_deletion,
+        quickxplain,
+        undecided,
+    )
 
     if method not in METHODS:
         raise ModelError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
@@ -211,18 +220,25 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
     ordered = preferred_order(model, groups, soft)
     oracle = Oracle(model, [g.positions for g in groups], sorted(hard), clock.end)
     everything = list(range(len(groups)))
-    whole, core = oracle.ask(everything)
-    if whole is None:
-        raise undecided("conflict")
-    if whole:
-        return None
-    if method == "quickxplain" or (method == "auto" and ordered is not None):
-        order = ordered if ordered is not None else everything
-        rank = {g: k for k, g in enumerate(order)}
-        last = max((rank[g] for g in core), default=-1)
-        kept, minimal = quickxplain(oracle.ask, order[:last + 1])
-    else:
-        kept, minimal = deletion(oracle.ask, core)
+    try:
+        whole, core = oracle.ask(everything)
+        if whole is None:
+            raise undecided("conflict")
+        if whole:
+            return None
+        if method == "deletion" or (method == "auto" and ordered is None):
+            kept, minimal = deletion(oracle.ask, core)
+        else:
+            # the preferred conflict lies within the order's prefix that ends at the
+            # core's last group; QuickXplain when the core is small beside that prefix
+            order = ordered if ordered is not None else everything
+            rank = {g: k for k, g in enumerate(order)}
+            order = order[:max((rank[g] for g in core), default=-1) + 1]
+            small = len(core) * QUICKXPLAIN_RATIO <= len(order)
+            kept, minimal = (quickxplain(oracle.ask, order) if small or method == "quickxplain"
+                             else preferred_deletion(oracle.ask, order))
+    finally:
+        oracle.close()
     chosen = [groups[j] for j in kept]
     positions = [k for g in chosen for k in g.positions]
     return Conflict(labels=[g.label for g in chosen],

@@ -176,6 +176,28 @@ def deletion(ask: Ask, core: list[int]) -> tuple[list[int], bool]:
             decided = decided and answer is True
 
 
+def preferred_deletion(ask: Ask, order: list[int]) -> tuple[list[int], bool]:
+    """The preferred conflict (see the module) within `order` (groups, most preferred
+    first, with no solution together) by deletion from the least preferred, each group
+    left out when the ones before it and those kept after it still clash; and whether every
+    answer was decided. An answer's core cuts the candidates in bulk: those after its last
+    one would each be left out in turn (the questions about them include the core)."""
+    prefix = list(order)
+    kept: list[int] = []
+    decided = True
+    while prefix:
+        g = prefix.pop()
+        answer, core = ask(prefix + kept)
+        if answer is False:
+            inside = set(core)
+            last = max((k for k, h in enumerate(prefix) if h in inside), default=-1)
+            del prefix[last + 1:]
+        else:
+            kept.insert(0, g)
+            decided = decided and answer is True
+    return kept, decided
+
+
 def quickxplain(ask: Ask, order: list[int]) -> tuple[list[int], bool]:
     """The preferred conflict (see the module) within `order` (groups, most preferred
     first, with no solution together); and whether every answer was decided."""
