@@ -6,12 +6,12 @@ The unit of blame is a *group*: the constraints added under one label
 user's code that added it (`model.py:12`). `soft` says which groups may be blamed; every
 other constraint stays hard.
 
-- `conflict`: deletion-based shrinking. Start from every soft group (the model without a
-  solution); for each group in turn, solve the model without it: no solution, and it
-  leaves the conflict for good; a solution, and it stays (it is needed). What is left is a
-  set of groups with no solution together, each of which is needed: a minimal conflict
-  (not necessarily the smallest one). Cost: one solve per soft group, each on the model as
-  it stands then; a time limit that stops one leaves the group in and `minimal` False.
+- `conflict`: the model compiled once with an indicator per soft group, asked questions
+  under assumptions (model/shrinking.py): the first core from the learning search's final
+  conflict, then deletion (no order of preference) or, when `soft` is a list (an order of
+  preference), the preferred conflict by QuickXplain or by deletion from the least
+  preferred. Minimal (each group needed), not necessarily the smallest conflict; a limit
+  that stops a question leaves `minimal` False.
 - `correction`: one optimisation. Each soft group gets an indicator (a fresh 0/1
   variable) and holds only when its indicator is 1 (`cn.implies`: the group is reified,
   so globals stand for their decompositions); the search maximises the number of groups
@@ -196,34 +196,81 @@ def _undecided(what: str) -> ModelError:
                       "no solution")
 
 
+METHODS = ("auto", "deletion", "quickxplain")
+# with an order of preference, QuickXplain when the first core has at most one group in
+# this many of the candidates, else deletion from the least preferred (the same conflict)
+QUICKXPLAIN_RATIO = 4
+
+
 def find_conflict(model: Model, soft: Iterable[object] | None,
-                  time_limit: float | None) -> Conflict | None:
-    """Model.conflict (see the module)."""
+                  time_limit: float | None, method: str = "auto") -> Conflict | None:
+    """Model.conflict (see the module and model/shrinking.py)."""
+    from conundrum.model.shrinking import (
+        Oracle,
+        deletion,
+        preferred_deletion,
+        quickxplain,
+        undecided,
+    )
+
+    if method not in METHODS:
+        raise ModelError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     clock = _Clock(time_limit)
     groups, hard = groups_of(model, soft)
-    everything = set(range(len(model.constraints)))
-    whole = _solvable(model, everything, clock)
-    if whole is None:
-        raise _undecided("conflict")
-    if whole:
-        return None
-    core = list(groups)
-    minimal = True
-    i = 0
-    while i < len(core):
-        rest = hard | {k for j, g in enumerate(core) if j != i for k in g.positions}
-        answer = _solvable(model, rest, clock)
-        if answer is False:
-            del core[i]  # not needed: the others clash without it
+    ordered = preferred_order(model, groups, soft)
+    oracle = Oracle(model, [g.positions for g in groups], sorted(hard), clock.end)
+    everything = list(range(len(groups)))
+    try:
+        whole, core = oracle.ask(everything)
+        if whole is None:
+            raise undecided("conflict")
+        if whole:
+            return None
+        if method == "deletion" or (method == "auto" and ordered is None):
+            kept, minimal = deletion(oracle.ask, core)
         else:
-            if answer is None:
-                minimal = False  # undecided: kept, so what is left still clashes
-            i += 1
-    positions = [k for g in core for k in g.positions]
-    return Conflict(labels=[g.label for g in core],
+            # the preferred conflict lies within the order's prefix that ends at the
+            # core's last group; QuickXplain when the core is small beside that prefix
+            order = ordered if ordered is not None else everything
+            rank = {g: k for k, g in enumerate(order)}
+            order = order[:max((rank[g] for g in core), default=-1) + 1]
+            small = len(core) * QUICKXPLAIN_RATIO <= len(order)
+            kept, minimal = (quickxplain(oracle.ask, order) if small or method == "quickxplain"
+                             else preferred_deletion(oracle.ask, order))
+    finally:
+        oracle.close()
+    chosen = [groups[j] for j in kept]
+    positions = [k for g in chosen for k in g.positions]
+    return Conflict(labels=[g.label for g in chosen],
                     constraints=[model.constraints[k] for k in positions],
                     places=[model.places.get(k, "") for k in positions],
-                    minimal=minimal, groups=[list(g.positions) for g in core])
+                    minimal=minimal, groups=[list(g.positions) for g in chosen])
+
+
+def preferred_order(model: Model, groups: list[Group], soft: Iterable[object] | None,
+                    ) -> list[int] | None:
+    """The soft groups (their positions in `groups`) in the order of preference that a
+    list or tuple `soft` gives (a group ranks where `soft` first names it); None when
+    `soft` gives no order (None, one item, a set)."""
+    if not isinstance(soft, list | tuple):
+        return None
+    rank: dict[str, int] = {}
+    ids: dict[int, int] = {}
+    for k, s in enumerate(soft):
+        if isinstance(s, str):
+            rank.setdefault(s, k)
+        else:
+            ids.setdefault(id(s), k)
+
+    def first(j: int) -> int:
+        g = groups[j]
+        names = [g.label] + [model.places[k] for k in g.positions if k in model.places]
+        ks = [rank[n] for n in names if n in rank]
+        ks += [ids[id(model.constraints[k])] for k in g.positions
+               if id(model.constraints[k]) in ids]
+        return min(ks)
+
+    return sorted(range(len(groups)), key=lambda j: (first(j), j))
 
 
 def find_correction(model: Model, soft: Iterable[object] | None,

@@ -240,3 +240,43 @@ def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, li
         _push(pending, heap, e, p)
     else:
         _strongest(kept, p)
+
+
+def decisions_behind(journal: Journal, preds: list[Pred], root: int) -> set[int]:
+    """The trail levels above `root` whose decisions the predicates (all true now) follow
+    from, with the facts of the root: every predicate placed above the root is resolved
+    through its entry's explanation, down to the decisions (MiniSat's final conflict
+    analysis; issue 43 reads an unsatisfiable core over assumptions from it). A decision's
+    entry also needs its variable's domain just before, as in `analyse`."""
+    level_of = journal.level
+    heap: list[int] = []
+    queued: set[int] = set()
+    levels: set[int] = set()
+
+    def place(p: Pred) -> None:
+        e = journal.became_true(p.var.index, p.kind, p.value)
+        if e == ROOT:
+            return
+        if e == NOT_TRUE:
+            raise AssertionError(f"predicate {p!r} does not hold")
+        if level_of[e] > root and e not in queued:
+            queued.add(e)
+            heapq.heappush(heap, -e)
+
+    for p in split_equalities(preds):
+        place(p)
+    steps = 0
+    while heap:
+        if not steps & CLOCK_MASK:
+            journal.solver.check_clock()
+        steps += 1
+        e = -heapq.heappop(heap)
+        out: list[Pred] = []
+        if journal.reason[e] is None:
+            levels.add(level_of[e])
+            domain_preds(journal, journal.vars[journal.var[e]], journal.prev[e], out, -1)
+        else:
+            explain_entry(journal, e, out)
+        for q in split_equalities(out):
+            place(q)
+    return levels

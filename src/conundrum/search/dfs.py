@@ -40,7 +40,7 @@ from conundrum.engine.clauses import NogoodStore
 from conundrum.engine.literals import Pred
 from conundrum.search.auto import switch_budget
 from conundrum.search.bound import ObjectiveBound
-from conundrum.search.learning import learning_search
+from conundrum.search.learning import Assumptions, learning_search
 from conundrum.search.options import SearchOptions, check_options, parse_method, parse_search
 from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
@@ -84,6 +84,7 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
            project: list[IntVar] | None = None,
            hints: dict[int, int] | None = None,
            slicer: Slice | None = None,
+           assumptions: Assumptions | None = None,
            ) -> Generator[int | None, None, None]:
     """Yield once per solution (all variables fixed): None; with `slicer`, also PAUSE
     each time its slice is spent (search/slicing.py). The heuristics choose among
@@ -98,7 +99,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     one solution per assignment of those variables (see the module's note). `hints`
     (engine variable index -> value, Model.hint) are tried first by every value choice.
     `slicer` makes the search share the core with others (compiler/portfolio.py): then
-    "auto" is taken as "classic", never switching on its own.
+    "auto" is taken as "classic", never switching on its own. `assumptions`
+    (learning.Assumptions) makes it the learning search under those assumptions.
 
     Closed before the end (the caller stopped reading), the search is incomplete: its
     statistics say so, with stopped_by "closed" unless the caller named its own reason."""
@@ -115,7 +117,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
     which, budget = parse_search(options.search)
     if which == "auto" and options.var_select in LEARNING_VAR_SELECTS:
         which = "learning"  # a learning heuristic asks for the learning search (auto.py)
-    learning = which == "learning"
+    learning = which == "learning" or assumptions is not None
+    runner.assumptions = assumptions
     # "auto": an optimisation may go on learning after a failure budget (auto.py)
     switching = False
     if which == "auto" and kind == "complete" and slicer is None:
@@ -126,7 +129,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         restarts = ("luby", DEFAULT_SCALE)  # learning restarts by default
     if restarts is not None:
         runner.restarts = RestartPolicy(restarts[0], restarts[1])
-        runner.store = NogoodStore(solver)
+        kept = None if assumptions is None else assumptions.store  # shared between runs
+        runner.store = NogoodStore(solver) if kept is None else kept
     # propagation looks at the clock too (Solver.fix_point), so that one slow node cannot
     # outlast the limit; a deadline set by the caller (an explanation's) is kept if sooner
     saved_deadline = solver.deadline
@@ -160,7 +164,8 @@ def search(solver: Solver, branch_vars: list[IntVar], options: SearchOptions,
         stats.stop("closed")
         raise
     finally:
-        if runner.store is not None:
+        if runner.store is not None and (assumptions is None
+                                         or runner.store is not assumptions.store):
             runner.store.detach()
         solver.deadline = saved_deadline
         stats.seconds = time.perf_counter() - start
@@ -245,6 +250,7 @@ class _Runner:
         # the search from repeating itself (restarts.py)
         self.restarts: RestartPolicy | None = None
         self.store: NogoodStore | None = None
+        self.assumptions: Assumptions | None = None  # decided first (learning.py)
         self.switch_at: int | None = None  # search="auto": the depth-first phase's budget
         self.slicer: Slice | None = None  # sharing the core: the current slice's budget
         self.extra = list(extra_vars)

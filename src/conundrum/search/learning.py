@@ -25,6 +25,12 @@ searched again, whatever the order of the decisions after a restart.
   tighten); a conflict at the root proves the last solution optimal. At each return to
   the root the objective's domain there is a proved bound (`stats.bound`).
 
+- **Assumptions** (issue 43, `Assumptions`): predicates decided first, in order, one
+  level each (an assumption that holds already gets an empty level). Learning treats them
+  as any decision, so every nogood holds without them. An assumption found false when its
+  turn comes ends the search: the final conflict analysis (conflict.decisions_behind)
+  resolves its negation down to the assumptions it follows from, an unsatisfiable core.
+
 Counters: a node per decision, a failure per conflict, `restarts`.
 """
 
@@ -41,13 +47,15 @@ from conundrum.engine.literals import (
     LE,
     Pred,
     equal_preds,
+    falsified,
     from_decision,
     holds,
     make_true,
+    negate,
 )
 from conundrum.engine.reasons import decision_explanation, explain_conflict
 from conundrum.search.activity import Activity
-from conundrum.search.conflict import analyse
+from conundrum.search.conflict import analyse, decisions_behind
 from conundrum.search.selectors import Random32
 from conundrum.search.slicing import PAUSE
 
@@ -64,6 +72,27 @@ if TYPE_CHECKING:
 # MAX_LEARNED of the others, the less active half is forgotten at the next root
 KEEP_LBD = 5
 MAX_LEARNED = 4000
+
+
+class Assumptions:
+    """Predicates the learning search decides first, in order, each on a trail level of
+    its own (a search *under assumptions*, issue 43). When one of them is found false
+    there, the search ends with no solution and `core` lists the positions of assumptions
+    that cannot all hold (with the model): the one found false and those its negation
+    follows from (an unsatisfiable core); `core` is [] when the model has no solution
+    whatever is assumed. A nogood learned meanwhile holds without the assumptions, so
+    runs under different assumptions may share one `store` (kept attached after the run:
+    its owner detaches it)."""
+
+    def __init__(self, preds: list[Pred], store: NogoodStore | None = None) -> None:
+        self.preds = preds
+        self.store = store
+        self.core: list[int] | None = None  # None: no core (a solution, or a limit)
+
+    def failed(self, journal: Journal, root: int, k: int) -> None:
+        """Assumption k is false where the first k hold: read the core."""
+        levels = decisions_behind(journal, [negate(self.preds[k])], root)
+        self.core = sorted({level - root - 1 for level in levels} | {k})
 
 
 def decision_pred(x: IntVar, kind: int, v: int) -> Pred:
@@ -127,11 +156,20 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                     if not _at_root(runner, journal, bound):
                         return
                     continue
-            choice = runner.projected_alternatives() if runner.projecting else \
-                runner.alternatives()
             conflict: list[Pred]
             permanent: list[Pred] | None = None
-            if choice is None:
+            assumed = runner.assumptions
+            if assumed is not None and len(decisions) < len(assumed.preds):
+                d = assumed.preds[len(decisions)]
+                if falsified(d):  # the assumptions before imply its negation
+                    assumed.failed(journal, root, len(decisions))
+                    return
+                choice = None
+            else:
+                d = None
+                choice = runner.projected_alternatives() if runner.projecting else \
+                    runner.alternatives()
+            if d is None and choice is None:
                 stats.solutions += 1
                 activity.save(solver.vars)
                 yield None
@@ -145,11 +183,13 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                     return  # the root was the only solution
                 permanent = conflict
             else:
-                x, alts = choice
-                kind, v = alts[0]
-                d = decision_pred(x, kind, v)
-                if holds(d):  # cannot happen with the selectors' choices; never loop
-                    raise AssertionError(f"decision {d!r} already holds")
+                if d is None:
+                    assert choice is not None
+                    x, alts = choice
+                    kind, v = alts[0]
+                    d = decision_pred(x, kind, v)
+                    if holds(d):  # cannot happen with the selectors' choices; never loop
+                        raise AssertionError(f"decision {d!r} already holds")
                 if runner.limited:
                     runner.check_limits()
                 trail.push_level()
@@ -158,8 +198,9 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                 journal.current = None
                 journal.conflict = None
                 try:
-                    make_true(d)
-                    solver.fix_point()
+                    if not holds(d):  # (an assumption may hold already: a level of its own)
+                        make_true(d)
+                        solver.fix_point()
                     continue
                 except Inconsistency:
                     conflict = _explained(journal)
@@ -171,6 +212,8 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                         runner.stop_by("bbs")
                 result = analyse(journal, conflict, root, decisions)
                 if not result.nogood:
+                    if runner.assumptions is not None:
+                        runner.assumptions.core = []  # no solution, whatever is assumed
                     return  # nothing left below the root
                 for index in result.seen:
                     activity.bump(index)
