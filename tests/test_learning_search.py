@@ -316,10 +316,11 @@ def knapsack(n: int, seed: int = 5) -> tuple[cn.Model, cn.Expr, int]:
 
 
 def test_auto_switches_an_optimisation_after_its_budget() -> None:
-    """search="auto": depth-first until the failure budget, then the learning search from
-    the root with the incumbent; the same optimum either way. Under the budget, with an
-    all_different, or for anything but an optimisation it is the classic search, node for
-    node (search/auto.py)."""
+    """search="auto": an optimisation is the portfolio (compiler/portfolio.py), the
+    depth-first search alone until the failure budget, then the depth-first and the
+    learning search in turns; the same optimum either way. Under the budget, or for
+    anything but an optimisation, it is the classic search, node for node (search/auto.py);
+    a learning heuristic asks for the learning search from the start."""
     m, value, optimum = knapsack(18)
     classic = m.maximize(value)
     nodes = m.stats.nodes
@@ -327,16 +328,16 @@ def test_auto_switches_an_optimisation_after_its_budget() -> None:
     assert m.stats.search == "classic" and m.stats.fails > 20
     switched = m.maximize(value, search="auto:20")
     assert switched is not None and switched.value(value) == optimum
-    assert m.stats.search == "learning" and m.stats.status == "optimal_solution"
+    assert m.stats.search in ("classic", "learning") and m.stats.status == "optimal_solution"
     m.maximize(value, search="auto:20", var_select="activity")
     assert m.stats.search == "learning" and m.stats.objective == optimum
     m.maximize(value, search=f"auto:{m.stats.fails + nodes}")  # a budget it never reaches
     assert m.stats.search == "classic" and m.stats.nodes == nodes
-    g, x = golomb(7)  # an all_different: depth-first to the end
+    g, x = golomb(7)  # an all_different too: the portfolio proves the same optimum
     g.minimize(x[-1])
     nodes = g.stats.nodes
     assert g.minimize(x[-1], search="auto:1")[x[-1]] == 25
-    assert g.stats.search == "classic" and g.stats.nodes == nodes
+    assert g.stats.status == "optimal_solution"
     q, _ = queens(6)
     q.count()
     nodes = q.stats.nodes

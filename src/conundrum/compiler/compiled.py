@@ -110,15 +110,25 @@ class CompiledModel:
 
     def run(self, opts: SearchOptions, stats: SearchStats, start: float,
             best: list[int] | None = None, path: Sequence[PathStep] = (),
-            slicer: Slice | None = None,
-            ) -> Generator[list[int] | None, None, None]:
+            ) -> Generator[list[int], None, None]:
         """The values of the variables in each solution below `path` (a fresh list each
         time), every one verified by the checker; with `opts.project`, one solution per
         assignment of the projection variables. With an objective, each solution improves
         on the incumbent `best` ([] or [value], updated here; the caller may tighten it
-        between solutions, as a parallel search does with other workers' solutions).
-        With `slicer` (search/slicing.py) it yields None each time its slice is spent,
-        and goes on from there when resumed (compiler/portfolio.py)."""
+        between solutions, as a parallel search does with other workers' solutions)."""
+        run = self.sliced_run(opts, stats, start, best, path, None)
+        try:
+            for values in run:
+                assert values is not None  # (None is a pause: this run has no slices)
+                yield values
+        finally:
+            run.close()
+
+    def sliced_run(self, opts: SearchOptions, stats: SearchStats, start: float,
+                   best: list[int] | None, path: Sequence[PathStep], slicer: Slice | None,
+                   ) -> Generator[list[int] | None, None, None]:
+        """run(), in slices: None each time the slice of `slicer` (search/slicing.py) is
+        spent, and it goes on from there when resumed (compiler/portfolio.py)."""
         from conundrum.engine import Inconsistency, TimeUp
         from conundrum.search.dfs import ObjectiveBound, search
 

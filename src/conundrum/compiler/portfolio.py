@@ -70,7 +70,8 @@ class _Arm:
             self.run = neighbourhood_turns(self.compiled, self.opts, self.stats, start, best,
                                            incumbent, self.slice)
         else:
-            self.run = self.compiled.run(self.opts, self.stats, start, best, (), self.slice)
+            self.run = self.compiled.sliced_run(self.opts, self.stats, start, best, (),
+                                               self.slice)
 
 
 def arm_options(opts: SearchOptions, name: str) -> SearchOptions:

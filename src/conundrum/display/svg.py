@@ -173,8 +173,8 @@ def board_svg(board: Board, solution: Any = None, marks: Marks | None = None) ->
         shade: dict[str, str] = {}
         for r, row in enumerate(board.regions):
             for c, label in enumerate(row):
-                colour = shade.setdefault(label, PALE[len(shade) % len(PALE)])
-                out.append(cell_rect(r, c, colour, "region"))
+                tint = shade.setdefault(label, PALE[len(shade) % len(PALE)])
+                out.append(cell_rect(r, c, tint, "region"))
     for r, row in enumerate(shown):
         for c, text in enumerate(row):
             if board.givens[r][c] is None:
