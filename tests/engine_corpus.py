@@ -230,6 +230,11 @@ def main() -> None:
     }
     for label, build in builders.items():
         for opts in OPTIONS:
+            if label == "snake-rational" and opts.get("var_select") == "activity":
+                # 136 solutions enumerated by the learning search with activity took 58 s
+                # of the pure engine's 80 (2026-11-27), run in both of CI's test runs; the
+                # other seven models keep this option, snake-integral the same equation
+                continue
             model, xs = build()
             out.append(run(label, model, xs, opts))
     for opts in ({}, {"var_select": "dom_wdeg"}, {"restarts": "luby:2"},
