@@ -7,6 +7,7 @@ import contextlib
 import io
 import itertools
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -493,8 +494,32 @@ def test_why_is_silent_without_the_flag_and_on_a_solution(tmp_path, capsys):
     assert code == 0 and out == "=====UNSATISFIABLE=====\n"
     code, out, _ = run(tmp_path, capsys, unsat, "--why")
     assert out.splitlines() == ["=====UNSATISFIABLE=====",
-                                "% why: a minimal set of 1 constraints that cannot hold "
+                                "% why: a minimal set of 1 constraint that cannot hold "
                                 "together:", "% line 2: constraint int_le(5, x);"]
     sat = "var 0..3: x :: output_var;\nconstraint int_le(2, x);\nsolve satisfy;\n"
     code, out, _ = run(tmp_path, capsys, sat, "--why")
     assert code == 0 and "why" not in out
+
+
+def test_why_names_the_minizinc_source_with_the_symbol_table(tmp_path, capsys):
+    """--paths (MiniZinc's --output-paths-to-file): each blamed line says which MiniZinc
+    line it came from; without --why, or given a file that is not a symbol table, a
+    one-line error."""
+    mzn = tmp_path / "clash.mzn"
+    mzn.write_text("var 1..5: x; var 1..5: y; var 1..9: z;\n"
+                   "constraint x + y >= 9;\n"
+                   "constraint z > 2;\n"
+                   "constraint x + y <= 4;\n"
+                   "solve satisfy;\n")
+    fzn, paths = tmp_path / "clash.fzn", tmp_path / "clash.paths"
+    subprocess.run(["minizinc", "-c", "--solver", "gecode", "--output-paths-to-file",
+                    str(paths), "-o", str(fzn), str(mzn)], check=True, capture_output=True)
+    assert main(["fzn", "--why", "--paths", str(paths), str(fzn)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == "=====UNSATISFIABLE=====" and len(printed) == 4
+    sources = sorted(line.rsplit("(from ", 1)[1] for line in printed[2:])
+    assert sources == [f"{mzn}:2.12)", f"{mzn}:4.12)"]
+    assert main(["fzn", "--paths", str(paths), str(fzn)]) == 2
+    assert "add --why" in capsys.readouterr().err
+    assert main(["fzn", "--why", "--paths", str(fzn), str(fzn)]) == 2
+    assert "not a MiniZinc symbol table line" in capsys.readouterr().err

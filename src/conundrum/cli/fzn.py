@@ -54,14 +54,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="on an unsatisfiable model, also print a minimal set of its "
                    "constraints that cannot hold together, as %% comments (searched for "
                    f"up to {WHY_SECONDS:g} s, or -t)")
+    p.add_argument("--paths", metavar="FILE",
+                   help="with --why: MiniZinc's symbol table for this FlatZinc (minizinc "
+                   "-c --output-paths-to-file FILE), to name the MiniZinc source line of "
+                   "each constraint")
     add_search_arguments(p)
 
 
-def why(problem: Problem, text: str, budget: float, out: Callable[[str], None]) -> None:
+def why(problem: Problem, text: str, budget: float, out: Callable[[str], None],
+        origins: dict[int, str] | None = None) -> None:
     """After =====UNSATISFIABLE=====: a minimal set of the FlatZinc's constraints that
     cannot hold together (each line's constraints blamed together), as comments quoting
-    the lines."""
+    the lines, and with `origins` (io/flatzinc/paths.py: constraint position -> MiniZinc
+    source place) where each came from."""
     import conundrum as cn
+    from conundrum.io.flatzinc.paths import constraint_positions
 
     m = problem.model
     for k, line in problem.lines.items():
@@ -76,11 +83,15 @@ def why(problem: Problem, text: str, budget: float, out: Callable[[str], None]) 
     source = text.splitlines()
     shown = "a minimal set" if conflict.minimal else "a set (the time limit stopped the " \
         "shrinking: maybe not minimal)"
-    out(f"% why: {shown} of {len(conflict.labels)} constraints that cannot hold together:")
+    n = len(conflict.labels)
+    out(f"% why: {shown} of {n} constraint{'' if n == 1 else 's'} that cannot hold "
+        "together:")
+    positions = constraint_positions(text) if origins else {}
     for label in conflict.labels:
         number = int(label.removeprefix("line "))
         quoted = source[number - 1].strip() if 0 < number <= len(source) else ""
-        out(f"% {label}: {quoted}")
+        place = (origins or {}).get(positions.get(number, -1))
+        out(f"% {label}: {quoted}" + (f" (from {place})" if place else ""))
 
 
 def read_source(path: str) -> str:
@@ -224,6 +235,13 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     where = "<stdin>" if args.file == "-" else args.file
     try:
         text = read_source(args.file)
+        origins = None
+        if args.paths is not None:
+            from conundrum.io.flatzinc.paths import read_paths
+
+            if not args.why:
+                raise FznError("--paths names the MiniZinc source for --why: add --why")
+            origins = read_paths(read_source(args.paths), args.paths)
         problem = read(text, free=args.free)
     except FznError as e:
         err(f"conundrum fzn: {where}: {e}")
@@ -236,7 +254,8 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     try:
         unsatisfiable = solve(problem, args, out)
         if unsatisfiable and args.why:
-            why(problem, text, args.time_ms / 1000 if args.time_ms else WHY_SECONDS, out)
+            why(problem, text, args.time_ms / 1000 if args.time_ms else WHY_SECONDS, out,
+                origins)
     except cn.ModelError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2
