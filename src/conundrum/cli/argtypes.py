@@ -11,11 +11,11 @@ import re
 def add_search_arguments(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> None:
     """--search and --restarts, the same for the puzzle commands and `conundrum fzn`."""
     group.add_argument("--search", type=search_spec, metavar="S",
-                       help="auto (default: depth-first, and an optimisation a portfolio "
-                       "after 10000 failures; auto:N after N), classic (depth-first), "
-                       "learning (conflict-driven nogood learning with restarts) or "
-                       "portfolio (classic and learning in turns, sharing the best "
-                       "solution; portfolio:N)")
+                       help="auto (default: depth-first, and an optimisation or one "
+                       "solution a portfolio after 10000 failures; auto:N after N), "
+                       "classic (depth-first), learning (conflict-driven nogood "
+                       "learning with restarts) or portfolio (classic and learning in "
+                       "turns, sharing the best solution; portfolio:N)")
     group.add_argument("--restarts", type=restarts_spec, metavar="R",
                        help="restart from the root every so many failures, keeping what "
                        "was refuted as nogoods: luby, geometric, linear or constant (luby:N "

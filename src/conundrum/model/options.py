@@ -79,11 +79,11 @@ class SearchKeywords(TypedDict, total=False):
       100; a constant run grows by one failure a restart so that the search ends) restarts
       the search from the root, keeping its refuted branches as nogoods so that no
       solution is lost or repeated; off by default;
-    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation is a
-      portfolio after 10,000 failures, ``"auto:N"`` after N, and a learning heuristic
-      such as ``var_select="activity"`` learns from the start), ``"classic"``
-      (depth-first), ``"learning"`` (conflict-driven nogood learning with backjumping
-      and Luby restarts) or ``"portfolio"`` (the two in turns on one core, sharing the
+    - ``search``: ``"auto"`` (default: depth-first, except that an optimisation or one
+      solution is a portfolio after 10,000 failures, ``"auto:N"`` after N, and a
+      learning heuristic such as ``var_select="activity"`` learns from the start),
+      ``"classic"`` (depth-first), ``"learning"`` (conflict-driven nogood learning with
+      backjumping and Luby restarts) or ``"portfolio"`` (the two in turns on one core, sharing the
       incumbent; ``"portfolio:N"``); the same solutions, counts and optima;
     - ``lns``: ``True`` makes an optimisation a large neighbourhood search: after a first
       solution, random parts of the model are searched around the best solution with a

@@ -1,14 +1,15 @@
 """search="auto", the default: which search a run gets, by rules measured on the benchmark
 (issues 29 and 42).
 
-- Anything but an optimisation (a solution, all of them, a count) is searched depth-first:
-  the puzzles' search, whose node counts the benchmark's puzzle rows keep.
-- An optimisation is a portfolio (compiler/portfolio.py): the depth-first search for its
+- All solutions or a count are searched depth-first: the puzzles' search.
+- An optimisation, or one solution, is a portfolio (compiler/portfolio.py): the
+  depth-first search for its
   first AUTO_SWITCH_FAILS failures (`"auto:N"`: N), then the depth-first and the learning
   search in turns, sharing the incumbent, and under a time limit large neighbourhood
   search as a third. Models that depth-first search solves quickly are over before the
-  first turn ends, with its exact tree (every optimisation of the FlatZinc row set:
-  template_design, the largest, takes 1,442 failures); on the others the run takes about
+  first turn ends, with its exact tree (the puzzles, whose node counts the benchmark's
+  puzzle rows keep; every optimisation of the FlatZinc row set: template_design, the
+  largest, takes 1,442 failures); on the others the run takes about
   twice what the better search needs alone, where the switch of issue 29 (depth-first,
   then learning to the end) lost the proofs only depth-first search finds (a partition,
   a shipping model, abbott: bench/CORPUS.md) and the all_different rule below lost the

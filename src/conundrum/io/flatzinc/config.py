@@ -14,8 +14,8 @@ STD_FLAGS = ["-a", "-n", "-f", "-i", "-p", "-r", "-s", "-t"]
 EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keeping what was "
                 "refuted as nogoods: luby, geometric, linear or constant, optionally :N",
                 "string", ""],
-               ["--search", "auto (default: an optimisation is a portfolio of the classic and "
-                "the learning search, in turns), classic (depth-first), learning "
+               ["--search", "auto (default: an optimisation or one solution is a portfolio of "
+                "the classic and the learning search, in turns), classic (depth-first), learning "
                 "(conflict-driven nogood learning) or portfolio", "string", ""],
                ["--lns", "optimise by large neighbourhood search alone (by default it is one of "
                 "the portfolio's searches under a time limit)",
