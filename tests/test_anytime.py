@@ -113,7 +113,10 @@ def test_ctrl_c_returns_the_best_found(search: str) -> None:
     timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
-        best = m.maximize(total, search=search)
+        # (the time limit only turns a lost interrupt into a failure instead of a hang: a
+        # CI run of 2026-11-27 hung here once, after three runs that passed; see
+        # notes/ENGINE-BUGS.md)
+        best = m.maximize(total, search=search, time_limit=60)
     finally:
         timer.cancel()
         gc.callbacks.extend(callbacks)
