@@ -81,12 +81,10 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     exact_at = None if opts.time_limit is None else start + EXACT_SHARE * opts.time_limit
     while True:
         whole = hood.whole() or (exact_at is not None and time.perf_counter() >= exact_at)
-        path = [] if whole else hood.draw(values)
-        sub_opts = sub_options(opts, stats, None if whole else NEIGHBOURHOOD_NODES,
-                               dict(zip(compiled.variables, values, strict=True)))
-        sub = SearchStats()
+        run, sub = around(compiled, opts, stats, start, best, values,
+                          [] if whole else hood.draw(values),
+                          None if whole else NEIGHBOURHOOD_NODES)
         improved = False
-        run = compiled.run(sub_opts, sub, start, best, path)
         try:
             for found in run:
                 values = found
@@ -104,6 +102,18 @@ def lns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         hood.searched(exhausted=sub.stopped_by is None, improved=improved)
 
 
+def around(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,
+           best: list[int], values: list[int], path: list[PathStep], budget: int | None,
+           ) -> tuple[Generator[list[int], None, None], SearchStats]:
+    """The search of one neighbourhood of `values` (the decisions of `path` fixing what it
+    does not free; [] for the whole model), hinted by `values`, within `budget` nodes
+    (None: none), and the statistics it fills (the caller merges them into `stats`)."""
+    sub = SearchStats()
+    sub_opts = sub_options(opts, stats, budget, dict(zip(compiled.variables, values,
+                                                         strict=True)))
+    return compiled.run(sub_opts, sub, start, best, path), sub
+
+
 def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
                         start: float, best: list[int], incumbent: list[list[int]],
                         slicer: Slice) -> Generator[list[int] | None, None, None]:
@@ -117,12 +127,9 @@ def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: Sea
     hood = Neighbourhoods(compiled, opts.seed)
     while True:
         values = incumbent[0]
-        path = hood.draw(values)
-        sub_opts = sub_options(opts, stats, NEIGHBOURHOOD_NODES,
-                               dict(zip(compiled.variables, values, strict=True)))
-        sub = SearchStats()
+        run, sub = around(compiled, opts, stats, start, best, values, hood.draw(values),
+                          NEIGHBOURHOOD_NODES)
         improved = False
-        run = compiled.run(sub_opts, sub, start, best, path)
         try:
             for found in run:
                 improved = True

@@ -50,7 +50,7 @@ class _Arm:
     """One search of the portfolio: its compiled model, options, statistics, slice and
     (once started) its run."""
 
-    __slots__ = ("name", "compiled", "opts", "stats", "slice", "run", "seconds")
+    __slots__ = ("name", "compiled", "opts", "stats", "slice", "run")
 
     def __init__(self, name: str, opts: SearchOptions) -> None:
         self.name = name
@@ -59,7 +59,6 @@ class _Arm:
         self.stats = SearchStats()
         self.slice = Slice()
         self.run: Generator[list[int] | None, None, None] | None = None
-        self.seconds = 0.0  # the time its turns took
 
     def begin(self, start: float, best: list[int], incumbent: list[list[int]]) -> None:
         """Start the arm's run on its compiled model (see the module)."""
@@ -144,20 +143,16 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
                                                              - _nodes(arms))
             ended = True
-            began = time.perf_counter()
             for values in arm.run:
                 if values is None:  # the slice is spent
                     ended = False
                     break
-                arm.seconds += time.perf_counter() - began
                 incumbent[:] = [values]
                 _sum(stats, arms, start)
                 stats.search = arm.name
                 yield values
                 if single:
                     return
-                began = time.perf_counter()
-            arm.seconds += time.perf_counter() - began
             _sum(stats, arms, start)
             if ended:  # a proof, or a limit: either stands for the whole run
                 if arm.name == "lns" and arm.stats.stopped_by is None:
