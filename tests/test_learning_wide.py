@@ -8,7 +8,9 @@ values or step a bound one value at a time across them.
 
 from __future__ import annotations
 
+import sys
 import tracemalloc
+from collections.abc import Generator
 
 import pytest
 
@@ -499,9 +501,10 @@ def test_ctrl_c_stops_every_search_on_wide_domains() -> None:
 
 
 def test_deferred_holds_ctrl_c_for_poll() -> None:
-    """_interrupt.deferred: a SIGINT inside the block only notes itself; poll raises it;
-    one still held at the end of the block is raised there; the handler is back after;
-    blocks nest, and another thread's block changes nothing."""
+    """_interrupt.deferred: a SIGINT inside the block only notes itself; poll raises it,
+    and again at every poll until the block ends (a poll whose exception Python ignores
+    must not take it away); one still held at the end of the block is raised there; the
+    handler is back after; blocks nest, and another thread's block changes nothing."""
     import os
     import signal
     import threading
@@ -509,11 +512,17 @@ def test_deferred_holds_ctrl_c_for_poll() -> None:
     from conundrum._interrupt import deferred, poll
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    with deferred():
+    with pytest.raises(KeyboardInterrupt), deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(2):
+            with pytest.raises(KeyboardInterrupt):
+                poll()
+    poll()  # heard when the block ended (raised there): nothing left
+    with pytest.raises(KeyboardInterrupt), deferred():
         os.kill(os.getpid(), signal.SIGINT)
         with pytest.raises(KeyboardInterrupt):
             poll()
-        poll()  # raised once
+    poll()
     with pytest.raises(KeyboardInterrupt), deferred():
         with deferred():
             os.kill(os.getpid(), signal.SIGINT)
@@ -530,3 +539,38 @@ def test_deferred_holds_ctrl_c_for_poll() -> None:
     thread.start()
     thread.join()
     assert seen == [signal.default_int_handler]
+
+
+def test_ctrl_c_survives_a_finalizer_that_polls() -> None:
+    """The Ctrl-C lost in CI (notes/ENGINE-BUGS.md): an abandoned generator of an earlier
+    run, finalized by the garbage collector while a search runs, polls in its cleanup; its
+    KeyboardInterrupt is ignored by Python, and the running search must still get one."""
+    import gc
+    import os
+    import signal
+
+    from conundrum._interrupt import deferred, poll
+
+    def earlier_run() -> Generator[int, None, None]:
+        try:
+            yield 1
+        finally:
+            poll()  # as closing a search does when it unwinds through the engine
+
+    abandoned = earlier_run()
+    next(abandoned)
+    cycle: list[object] = [abandoned]
+    cycle.append(cycle)  # only the collector finalizes it
+    del abandoned, cycle
+    gc.disable()  # no automatic collection before the one below
+    ignored: list[object] = []
+    hook, sys.unraisablehook = sys.unraisablehook, ignored.append
+    try:
+        with pytest.raises(KeyboardInterrupt), deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            gc.collect()  # the finalizer's poll raises: ignored
+            assert len(ignored) == 1
+            poll()  # the search's next poll
+    finally:
+        sys.unraisablehook = hook
+        gc.enable()

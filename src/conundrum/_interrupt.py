@@ -18,6 +18,12 @@ So while the engine runs (`deferred`, `deferring`), SIGINT only notes that it ca
 A Ctrl-C noted in a deferred block and not raised by a poll before the block ends is raised
 then. Nothing changes outside the main thread (signals go to the main thread only) or when
 the program has its own SIGINT handler.
+
+A noted Ctrl-C stays noted until the outermost deferred block ends: every poll until then
+raises it again. Python ignores an exception raised in a garbage collector's callback or
+in the finalizer of an abandoned generator (which may run inside a search, closing an
+earlier run's generator); a poll there would otherwise take the Ctrl-C away from the search
+that is running (notes/ENGINE-BUGS.md, "A Ctrl-C lost").
 """
 
 from __future__ import annotations
@@ -34,10 +40,9 @@ _saved: Any = None  # the SIGINT handler the outermost block replaced, None if i
 
 def poll() -> None:
     """Raise the KeyboardInterrupt of a Ctrl-C noted by a deferred block; otherwise
-    nothing: being interpreted is the point (see the module)."""
-    global _pending
+    nothing: being interpreted is the point (see the module). The Ctrl-C stays noted (see
+    the module) until the outermost deferred block ends."""
     if _pending:
-        _pending = False
         raise KeyboardInterrupt
 
 
@@ -83,6 +88,8 @@ class deferred:  # noqa: N801 (a context manager, used as `with deferred():`)
         signal.signal(signal.SIGINT, _saved)
         _saved = None
         if _pending:
+            # heard: by the exception leaving the block if there is one (a poll's, or one
+            # that wins over it), otherwise by this one
             _pending = False
             if kind is None:
                 raise KeyboardInterrupt
