@@ -134,11 +134,12 @@ def test_time_limit_stops_the_run() -> None:
 
 def test_progress_reports_the_whole_run(tiny_slices: None) -> None:
     """on_progress sees the counts of both searches together, never going back."""
-    m, last = golomb(8)
+    m, last = golomb(6)
     seen: list[int] = []
     m.minimize(last, search="portfolio:1", on_progress=lambda s: seen.append(s.nodes),
                time_limit=TIME_LIMIT)
-    assert seen == sorted(seen) and seen[-1] <= m.stats.nodes
+    assert len(seen) > 1 and seen == sorted(seen) and seen[-1] <= m.stats.nodes
+    assert m.stats.status == "optimal_solution"
 
 
 def test_the_command_line_takes_portfolio() -> None:
