@@ -505,7 +505,6 @@ def test_deferred_holds_ctrl_c_for_poll() -> None:
     and again at every poll until the block ends (a poll whose exception Python ignores
     must not take it away); one still held at the end of the block is raised there; the
     handler is back after; blocks nest, and another thread's block changes nothing."""
-    import os
     import signal
     import threading
 
@@ -513,19 +512,19 @@ def test_deferred_holds_ctrl_c_for_poll() -> None:
 
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     with pytest.raises(KeyboardInterrupt), deferred():
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)  # to this thread: handled before the next line
         for _ in range(2):
             with pytest.raises(KeyboardInterrupt):
                 poll()
     poll()  # heard when the block ended (raised there): nothing left
     with pytest.raises(KeyboardInterrupt), deferred():
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)  # to this thread: handled before the next line
         with pytest.raises(KeyboardInterrupt):
             poll()
     poll()
     with pytest.raises(KeyboardInterrupt), deferred():
         with deferred():
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)  # to this thread: handled before the next line
             sum(range(1000))  # interpreted steps: the noted Ctrl-C waits
         assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -546,7 +545,6 @@ def test_ctrl_c_survives_a_finalizer_that_polls() -> None:
     run, finalized by the garbage collector while a search runs, polls in its cleanup; its
     KeyboardInterrupt is ignored by Python, and the running search must still get one."""
     import gc
-    import os
     import signal
 
     from conundrum._interrupt import deferred, poll
@@ -567,7 +565,7 @@ def test_ctrl_c_survives_a_finalizer_that_polls() -> None:
     hook, sys.unraisablehook = sys.unraisablehook, ignored.append
     try:
         with pytest.raises(KeyboardInterrupt), deferred():
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)  # to this thread: handled before the next line
             gc.collect()  # the finalizer's poll raises: ignored
             assert len(ignored) == 1
             poll()  # the search's next poll
