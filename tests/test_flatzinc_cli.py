@@ -229,6 +229,36 @@ def test_bad_flags(tmp_path, capsys):
     assert run(tmp_path, capsys, GRID, "--bogus")[0] == 2
 
 
+def test_conundrum_fzn_reads_its_own_arguments_and_nothing_else(tmp_path):
+    """conundrum-fzn (MiniZinc starts it afresh for every model) parses `conundrum fzn`'s
+    arguments alone: the same output, usage errors named after it, and the puzzle
+    families and the parallel machinery never imported (the fixed cost of a run)."""
+    import sys
+
+    path = tmp_path / "model.fzn"
+    path.write_text(OPT)
+    code = ("import sys; from conundrum.cli import fzn_main; status = fzn_main(sys.argv[1:]); "
+            "print(sorted(m for m in sys.modules if m.startswith(('conundrum.puzzles', "
+            "'conundrum.parallel.coordinator', 'conundrum.explain', 'conundrum.cli.solving'))"
+            "), status)")
+    out = subprocess.run([sys.executable, "-c", code, "-a", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[] 0"
+    assert out == main_output(["fzn", "-a", str(path)]) + "[] 0\n"
+    bad = subprocess.run([sys.executable, "-c", code, "--bogus", str(path)],
+                         capture_output=True, text=True)
+    assert bad.stdout.strip() == "[] 2"
+    assert bad.stderr.startswith("conundrum-fzn: unrecognized arguments: --bogus"), bad.stderr
+
+
+def main_output(argv: list[str]) -> str:
+    """What `conundrum ARGV` prints."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return out.getvalue()
+
+
 def test_parallel_flag_searches_on_workers(tmp_path, capsys):
     """-p 2 -a: the same solutions as one worker (as a set), then the completion line."""
     code, one, _ = run(tmp_path, capsys, GRID, "-a")

@@ -11,17 +11,20 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from conundrum.cli.config import completion, minizinc_config
 from conundrum.cli.output import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOLVED, shorten
-from conundrum.cli.parser import UsageError, build_parser
-from conundrum.cli.solving import puzzle_command
+from conundrum.cli.parser import UsageError, build_fzn_parser, build_parser
 from conundrum.cli.terminal import Palette, wants_color
 
+# Each command's module is imported when it runs: MiniZinc starts `conundrum-fzn` afresh
+# for every model, and waits for the imports of the puzzle families if they are made here.
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``conundrum`` command; returns the exit status."""
+
+def main(argv: Sequence[str] | None = None, fzn_only: bool = False) -> int:
+    """Entry point of the ``conundrum`` command; returns the exit status. `fzn_only`: the
+    arguments are those of `conundrum fzn` alone (conundrum-fzn), parsed without building
+    the other commands' parsers."""
     try:
-        return _main(argv)
+        return _main(argv, fzn_only)
     except BrokenPipeError:
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -34,10 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+def _main(argv: Sequence[str] | None, fzn_only: bool) -> int:
+    parser = build_fzn_parser() if fzn_only else build_parser()
     try:
         args = parser.parse_args(argv)
+        if fzn_only:
+            args.command = "fzn"
     except UsageError as exc:
         text = shorten(str(exc))
         print(text if text.startswith("conundrum") else f"conundrum: {text}", file=sys.stderr)
@@ -63,8 +68,12 @@ def _main(argv: Sequence[str] | None) -> int:
 
         return _guarded(lambda: run(args, out, err))
     if args.command == "minizinc-config":
+        from conundrum.cli.config import minizinc_config
+
         return _guarded(lambda: minizinc_config(args, out, err))
     if args.command == "completion":
+        from conundrum.cli.config import completion
+
         return _guarded(lambda: completion(args.shell, parser, out, err))
     if args.command == "rate":
         from conundrum.cli.explaining import rate_command
@@ -78,6 +87,8 @@ def _main(argv: Sequence[str] | None) -> int:
         from conundrum.cli.serving import serve_command
 
         return _guarded(lambda: serve_command(args, out))
+    from conundrum.cli.solving import puzzle_command
+
     return _guarded(lambda: puzzle_command(args, out))
 
 
@@ -96,7 +107,7 @@ def _guarded(command: Callable[[], int]) -> int:
 def fzn_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``conundrum-fzn`` (= ``conundrum fzn``), the executable that MiniZinc
     runs."""
-    return main(["fzn", *(sys.argv[1:] if argv is None else argv)])
+    return main(sys.argv[1:] if argv is None else argv, fzn_only=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

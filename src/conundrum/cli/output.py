@@ -12,10 +12,12 @@ import argparse
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from conundrum.cli.terminal import Palette
-from conundrum.puzzles.base import Puzzle, PuzzleError
+
+if TYPE_CHECKING:  # (conundrum-fzn imports this module: the puzzles stay unimported)
+    from conundrum.puzzles.base import Puzzle, PuzzleError
 
 EXIT_SOLVED, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_LIMIT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C

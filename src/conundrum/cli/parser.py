@@ -41,6 +41,11 @@ COMPLETE_FILES = {"bash": "_shtab_compgen_files", "zsh": "_files", "tcsh": "f"}
 COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
 
 
+FZN_DESCRIPTION = ("Solve a FlatZinc file and print as a FlatZinc solver (what `minizinc "
+                   "--solver conundrum` runs). Exit status 0 whatever the search found; 2 "
+                   "on input that cannot be read or is not supported.")
+
+
 class UsageError(Exception):
     """A command-line usage mistake (unknown option, bad option value)."""
 
@@ -57,6 +62,16 @@ class _Parser(argparse.ArgumentParser):
             hint = f"; did you mean {close[0]!r}?" if close else ""
             message = f"unknown command {match.group(1)!r}{hint}"
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_fzn_parser() -> argparse.ArgumentParser:
+    """The parser of `conundrum-fzn`: `conundrum fzn`'s arguments alone (what MiniZinc
+    starts for every model does not build, nor import, the puzzle commands)."""
+    from conundrum.cli.fzn import add_arguments
+
+    parser = _Parser(prog="conundrum-fzn", description=FZN_DESCRIPTION)
+    add_arguments(parser)
+    return parser
 
 
 def _version() -> str:
@@ -170,10 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     from conundrum.cli.fzn import add_arguments
 
     fzn = sub.add_parser("fzn", help="a FlatZinc model, as a MiniZinc solver",
-                         description="Solve a FlatZinc file and print as a FlatZinc solver "
-                         "(what `minizinc --solver conundrum` runs). Exit status 0 whatever "
-                         "the search found; 2 on input that cannot be read or is not "
-                         "supported.")
+                         description=FZN_DESCRIPTION)
     add_arguments(fzn)
     rate = sub.add_parser("rate", help="grade puzzles by the reasoning they need",
                           description="Grade a puzzle (easy, medium, hard, fiendish) by the "

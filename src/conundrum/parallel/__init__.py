@@ -8,6 +8,16 @@ coordinator merges their results (coordinator.py). Imported only when a search a
 more than one worker.
 """
 
-from conundrum.parallel.coordinator import parallel_search
+from typing import Any
 
 __all__ = ["parallel_search"]
+
+
+def __getattr__(name: str) -> Any:
+    # lazily: `conundrum.parallel.options` (imported by every command line) must not pull
+    # in the coordinator, pickle and the worker machinery
+    if name == "parallel_search":
+        from conundrum.parallel.coordinator import parallel_search
+
+        return parallel_search
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
