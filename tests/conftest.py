@@ -16,6 +16,7 @@ Profiles (choose with the ``HYPOTHESIS_PROFILE`` environment variable):
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -23,6 +24,14 @@ from hypothesis import HealthCheck, Phase, settings
 
 # A skipped test fails the run (tests/no_skips.py): CI installs what every test needs.
 pytest_plugins = ["no_skips"]
+
+# The Ctrl-C tests need SIGINT handled as a terminal's Ctrl-C is: by Python's own handler
+# (in this process, and SIG_DFL in the commands it starts). A suite started in the
+# background by a shell without job control inherits SIGINT ignored (POSIX), and so would
+# every command it starts: set Python's handler back (a CI run of 2026-11-27 failed its
+# nine Ctrl-C tests so, and their commands ran on after the tests gave up on them).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Make ``import oracle`` / ``import test_properties_harness`` work whatever the import mode
 # (with or without a tests/__init__.py).

@@ -4,6 +4,7 @@ process outlives its search, whatever stops it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -344,7 +345,13 @@ def test_ctrl_c_stops_the_command_and_every_worker() -> None:
     assert len(workers) == 2, "the workers did not start"
     time.sleep(0.5)  # searching
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=10)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:  # not heard: stop all of it, not to load the suite
+        for pid in [proc.pid, *workers]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        raise
     assert proc.returncode == 130 and "interrupted" in err
     time.sleep(0.2)
     alive = [pid for pid in workers if Path(f"/proc/{pid}").exists()
