@@ -8,7 +8,13 @@ conundrum's ways, each a fresh model:
   the search under assumptions, each answer's core refining the candidates;
 - `preferred`: `m.conflict(soft=<the list>)`: the preferred conflict (QuickXplain or
   deletion from the least preferred, chosen by the first core's size);
-- `quickxplain`: the same with `method="quickxplain"` forced.
+- `quickxplain`: the same with `method="quickxplain"` forced;
+- `smallest`: `method="smallest"` (the fewest groups, by hitting set duality), under
+  `--smallest-limit` seconds.
+
+CPMpy's `mus` runs `--cpmpy-runs` times (CP-SAT's default workers are not deterministic:
+its conflict's size varies), `quickxplain` and `optimal_mus` once; each in a process of
+its own, stopped after `--peer-limit` seconds.
 
     python bench/why.py --output bench/WHY.md      # needs cpmpy and ortools (bench/install-peers)
 """
@@ -17,8 +23,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -64,6 +73,12 @@ def run_conundrum(name: str, way: str, limit: float) -> dict:
             conflict = m.conflict(soft=soft, time_limit=limit)
         elif way == "preferred":
             conflict = m.conflict(soft=soft_list, time_limit=limit)
+        elif way == "smallest":
+            soft = None if case.soft is None else set(case.soft)
+            conflict = m.conflict(soft=soft, time_limit=limit, method="smallest")
+            size, minimal = len(conflict.labels), conflict.smallest
+            return {"seconds": time.perf_counter() - start, "size": size, "minimal": minimal,
+                    "proof": "smallest"}
         else:
             conflict = m.conflict(soft=soft_list, time_limit=limit, method="quickxplain")
         size, minimal = len(conflict.labels), conflict.minimal
@@ -71,21 +86,54 @@ def run_conundrum(name: str, way: str, limit: float) -> dict:
 
 
 def run_cpmpy(name: str, way: str) -> dict:
+    """One CPMpy run, in this process."""
     try:
-        from cpmpy.tools.explain import mus, quickxplain
+        from cpmpy.tools.explain import mus, optimal_mus, quickxplain
     except ImportError:
         return {"error": "cpmpy not installed"}
     case = CASES[name]()
     start = time.perf_counter()
     soft, hard, _ = case.cpmpy()
-    found = (mus if way == "mus" else quickxplain)(soft, hard, solver="ortools")
+    way_of = {"mus": mus, "quickxplain": quickxplain, "optimal_mus": optimal_mus}
+    found = way_of[way](soft, hard, solver="ortools")
     return {"seconds": time.perf_counter() - start, "size": len(found), "minimal": True}
+
+
+def run_cpmpy_apart(name: str, way: str, limit: float) -> dict:
+    """One CPMpy run in a process of its own, stopped after `limit` seconds."""
+    command = [sys.executable, __file__, "--cpmpy-one", name, way]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=limit,
+                              check=True)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no answer in {limit:.0f} s"}
+    except subprocess.CalledProcessError as e:
+        return {"error": (e.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cpmpy_runs(name: str, way: str, runs: int, limit: float) -> dict:
+    """`runs` runs of one CPMpy way: every size, the median time."""
+    results = [run_cpmpy_apart(name, way, limit) for _ in range(runs)]
+    ok = [r for r in results if "error" not in r]
+    if not ok:
+        return results[0]
+    return {"sizes": [r["size"] for r in ok], "size": min(r["size"] for r in ok),
+            "seconds": statistics.median(r["seconds"] for r in ok), "minimal": True,
+            "failed": len(results) - len(ok)}
 
 
 def cell(r: dict) -> str:
     if "error" in r:
         return r["error"]
-    mark = "" if r["minimal"] else " (not proved minimal)"
+    if r.get("proof") == "smallest":
+        mark = " (proved smallest)" if r["minimal"] else " (minimal, not proved smallest)"
+    else:
+        mark = "" if r["minimal"] else " (not proved minimal)"
+    if "sizes" in r and len(r["sizes"]) > 1:
+        failed = f", {r['failed']} runs without an answer" if r["failed"] else ""
+        return (f"{'/'.join(map(str, r['sizes']))} in {len(r['sizes'])} runs, "
+                f"median {r['seconds']:.2f} s{failed}")
     return f"{r['size']}, {r['seconds']:.2f} s{mark}"
 
 
@@ -94,15 +142,27 @@ def main() -> None:
     ap.add_argument("--output", help="write the Markdown report here")
     ap.add_argument("--only", nargs="*", default=list(CASES))
     ap.add_argument("--limit", type=float, default=120.0, help="seconds per conundrum run")
+    ap.add_argument("--smallest-limit", type=float, default=60.0,
+                    help="seconds for conundrum's smallest conflict")
+    ap.add_argument("--peer-limit", type=float, default=120.0, help="seconds per CPMpy run")
+    ap.add_argument("--cpmpy-runs", type=int, default=5, help="runs of CPMpy's mus")
+    ap.add_argument("--cpmpy-one", nargs=2, metavar=("MODEL", "WAY"),
+                    help=argparse.SUPPRESS)  # one CPMpy run, its result as JSON
     args = ap.parse_args()
-    ways = ["naive", "deletion", "preferred", "quickxplain"]
+    if args.cpmpy_one:
+        print(json.dumps(run_cpmpy(*args.cpmpy_one)))
+        return
+    ways = ["naive", "deletion", "preferred", "quickxplain", "smallest"]
     rows = []
     for name in args.only:
-        row = {way: run_conundrum(name, way, args.limit) for way in ways}
-        row |= {f"cpmpy {w}": run_cpmpy(name, w) for w in ("mus", "quickxplain")}
+        row = {way: run_conundrum(name, way, args.smallest_limit if way == "smallest"
+                                  else args.limit) for way in ways}
+        row["cpmpy mus"] = cpmpy_runs(name, "mus", args.cpmpy_runs, args.peer_limit)
+        for w in ("quickxplain", "optimal_mus"):
+            row[f"cpmpy {w}"] = run_cpmpy_apart(name, w, args.peer_limit)
         rows.append((name, row))
         print(name, {k: cell(v) for k, v in row.items()}, flush=True)
-    heads = ways + ["cpmpy mus", "cpmpy quickxplain"]
+    heads = ways + ["cpmpy mus", "cpmpy quickxplain", "cpmpy optimal_mus"]
     try:
         import cpmpy
         import ortools

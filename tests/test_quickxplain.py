@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 import conundrum as cn
 from conundrum.check import holds
 from conundrum.model.diagnosis import _only, groups_of
-from conundrum.model.shrinking import Oracle, deletion, preferred_deletion, quickxplain
+from conundrum.model.shrinking import (
+    Oracle,
+    deletion,
+    preferred_deletion,
+    quickxplain,
+    smallest,
+)
 from test_diagnosis import models, solutions
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -87,6 +93,28 @@ def test_both_methods_give_a_minimal_conflict(case, method) -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(models())
+def test_the_smallest_conflict_has_the_fewest_groups(case) -> None:
+    """method="smallest": a conflict, minimal, with as few groups as the smallest conflict
+    brute force finds, and said to be proved smallest."""
+    m, xs, groups, hard = case
+    conflict = m.conflict(method="smallest", soft=None if not hard else
+                          [c for k, c in enumerate(m.constraints) if k not in hard])
+    if not clashes(m, xs, hard, groups):
+        assert conflict is None
+        return
+    assert conflict is not None and conflict.minimal and conflict.smallest
+    chosen = chosen_groups(m, groups, conflict)
+    fewest = next(size for size in range(len(groups) + 1)
+                  if any(clashes(m, xs, hard, list(subset))
+                         for subset in itertools.combinations(groups, size)))
+    assert len(chosen) == fewest
+    if fewest:
+        assert_minimal(m, xs, hard, chosen)
+    assert str(conflict).startswith("a smallest conflict")
+
+
+@settings(max_examples=80, deadline=None)
+@given(models())
 def test_the_first_core_clashes_and_holds_a_minimal_conflict(case) -> None:
     """The core of the search under assumptions (every soft group assumed) has no solution,
     and deletion within it finds a minimal conflict; each question's core is a subset of
@@ -140,6 +168,48 @@ def test_quickxplain_alone_on_an_oracle() -> None:
     # backwards, {2, 3} ends at rank 2 (group 3), {1, 4} at rank 4 (group 1)
     assert quickxplain(ask, [5, 4, 3, 2, 1, 0])[0] == [3, 2]
     assert preferred_deletion(ask, [5, 4, 3, 2, 1, 0])[0] == [3, 2]
+
+
+def test_smallest_alone_on_an_oracle() -> None:
+    """The hitting set loop on a made-up oracle whose conflicts are {0, 1, 2} and {3, 4}:
+    started from the larger one, it finds the smaller, and proves it smallest."""
+    conflicts = [{0, 1, 2}, {3, 4}]
+    last: list[set[int]] = [set()]
+
+    def ask(groups: list[int]) -> tuple[bool | None, list[int]]:
+        bad = [c for c in conflicts if c <= set(groups)]
+        if bad:
+            return False, sorted(bad[0])
+        grown = set(groups)  # a solution keeps what it can beside what was asked
+        for g in range(6):
+            if not any(c <= grown | {g} for c in conflicts):
+                grown.add(g)
+        last[0] = grown
+        return True, []
+
+    def broken() -> list[int]:
+        return [g for g in range(6) if g not in last[0]]
+
+    assert smallest(ask, broken, 6, [0, 1, 2], lambda: None) == ([3, 4], True)
+    assert smallest(ask, broken, 6, [3, 4], lambda: None) == ([3, 4], True)
+
+
+def test_smallest_is_not_the_first_minimal_conflict() -> None:
+    """A model with a conflict of three constraints and one of two: deletion may stop at
+    either; "smallest" gives the pair."""
+    m = cn.Model()
+    x, y, z = m.int_var(0, 9, "x"), m.int_var(0, 9, "y"), m.int_var(0, 9, "z")
+    m.add(x + y >= 10, label="sum")
+    m.add(x <= 3, label="x small")
+    m.add(y <= 3, label="y small")
+    m.add(z >= 5, label="z big")
+    m.add(z <= 2, label="z small")
+    conflict = m.conflict(method="smallest")
+    assert conflict is not None and conflict.smallest and conflict.minimal
+    assert conflict.labels == ["z big", "z small"]
+    # with "z small" hard, "z big" alone clashes with it
+    assert m.conflict(soft=["sum", "x small", "y small", "z big"],
+                      method="smallest").labels == ["z big"]
 
 
 def test_a_wrong_method_is_refused() -> None:

@@ -53,13 +53,15 @@ class Conflict:
 
     `labels`: one per group, in the order the model has them; `constraints`, `places`:
     one per constraint of those groups; `minimal`: proved minimal (dropping any one group
-    leaves a solution), False when a limit stopped the shrinking."""
+    leaves a solution), False when a limit stopped the shrinking; `smallest`: proved to
+    have the fewest groups of any conflict (only `method="smallest"` proves that)."""
 
     labels: list[str]
     constraints: list[Expr]
     places: list[str]
     minimal: bool
     groups: list[list[int]] = field(repr=False, default_factory=list)
+    smallest: bool = False
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(label, place, constraint) for each constraint, group by group."""
@@ -72,7 +74,8 @@ class Conflict:
         return out
 
     def __str__(self) -> str:
-        head = ("a minimal conflict" if self.minimal else
+        head = ("a smallest conflict" if self.smallest else
+                "a minimal conflict" if self.minimal else
                 "a conflict (a limit stopped the shrinking: maybe not minimal)")
         lines = [f"{head}: these cannot all hold ({len(self.labels)} labels)"]
         for label, place, formula in self.rows():
@@ -84,7 +87,8 @@ class Conflict:
         rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{html.escape(b)}</td>"
                        f"<td><code>{html.escape(c)}</code></td></tr>"
                        for a, b, c in self.rows())
-        head = "minimal conflict" if self.minimal else "conflict (not proved minimal)"
+        head = ("smallest conflict" if self.smallest else "minimal conflict" if self.minimal
+                else "conflict (not proved minimal)")
         return (f"<table><caption>{head}</caption><tr><th>label</th><th>place</th>"
                 f"<th>constraint</th></tr>{rows}</table>")
 
@@ -196,7 +200,7 @@ def _undecided(what: str) -> ModelError:
                       "no solution")
 
 
-METHODS = ("auto", "deletion", "quickxplain")
+METHODS = ("auto", "deletion", "quickxplain", "smallest")
 # with an order of preference, QuickXplain when the first core has at most one group in
 # this many of the candidates, else deletion from the least preferred (the same conflict)
 QUICKXPLAIN_RATIO = 4
@@ -210,6 +214,7 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
         deletion,
         preferred_deletion,
         quickxplain,
+        smallest,
         undecided,
     )
 
@@ -220,14 +225,21 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
     ordered = preferred_order(model, groups, soft)
     oracle = Oracle(model, [g.positions for g in groups], sorted(hard), clock.end)
     everything = list(range(len(groups)))
+    fewest = False
     try:
         whole, core = oracle.ask(everything)
         if whole is None:
             raise undecided("conflict")
         if whole:
             return None
-        if method == "deletion" or (method == "auto" and ordered is None):
+        if method in ("deletion", "smallest") or (method == "auto" and ordered is None):
             kept, minimal = deletion(oracle.ask, core)
+            if method == "smallest" and minimal:
+                found, fewest = smallest(oracle.ask, oracle.violated, len(groups), kept,
+                                         clock.left)
+                if not fewest and found != kept:  # a limit cut the hitting set search
+                    found, minimal = deletion(oracle.ask, found)
+                kept = sorted(found)
         else:
             # the preferred conflict lies within the order's prefix that ends at the
             # core's last group; QuickXplain when the core is small beside that prefix
@@ -244,7 +256,8 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
     return Conflict(labels=[g.label for g in chosen],
                     constraints=[model.constraints[k] for k in positions],
                     places=[model.places.get(k, "") for k in positions],
-                    minimal=minimal, groups=[list(g.positions) for g in chosen])
+                    minimal=minimal, groups=[list(g.positions) for g in chosen],
+                    smallest=fewest)
 
 
 def preferred_order(model: Model, groups: list[Group], soft: Iterable[object] | None,

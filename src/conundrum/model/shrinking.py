@@ -1,6 +1,7 @@
 """How `Model.conflict` shrinks (issue 43): a solver under assumptions that answers "do
 these soft groups have a solution together?" with an unsatisfiable core when they do not,
-and the two ways of shrinking a core to a minimal conflict, deletion and QuickXplain.
+the two ways of shrinking a core to a minimal conflict, deletion and QuickXplain, and the
+search for a smallest conflict.
 
 **The oracle** (`Oracle`): the model is compiled once, the hard constraints as they are and
 each soft group behind an indicator (a fresh 0/1 variable b, each constraint of the group
@@ -26,6 +27,15 @@ more preferred one, then which of the more preferred half is needed with that. O
 questions for a conflict of k groups among n (2k log2(n/k) + 2k at most), against n for
 deletion: far fewer when the conflict is small beside n. Started on the prefix that ends
 at the first core's last group (the preferred conflict lies within it).
+
+**Smallest** (`smallest`; Ignatiev, Previti, Liffiton, Marques-Silva 2015): a conflict
+shares a group with every *correction set* (a set of groups whose removal leaves a
+solution, such as the groups a solution breaks, `Oracle.violated`). So a fewest-groups set
+that hits every correction set found so far is a lower bound on a conflict's size; asked
+about, it either clashes (then it is a smallest conflict) or has a solution, whose broken
+groups are a new correction set; more, each disjoint from the earlier ones, come from
+asking the groups found so far together (as CPMpy's `ocus`). A known conflict bounds the
+hitting sets from above: when none smaller is left, it is proved smallest.
 
 A question stopped by the time limit answers "unknown": deletion keeps the group,
 QuickXplain takes it as consistent (it prunes only on a proof); either way the result
@@ -69,6 +79,9 @@ class Oracle:
         self.hints: dict[int, int] | None = None  # the last solution found
         self.n_vars = len(model.variables)
         n_vars = len(model.variables)
+        self.members = [[model.constraints[k] for k in positions] for positions in groups]
+        self.indices = [v.index for v in model.variables]
+        self.last: dict[int, int] = {}  # the last solution found: {variable index: value}
         flags = [model.bool_var() for _ in groups]  # the indicators, in this call only
         try:
             constraints: list[Expr] = [model.constraints[k] for k in hard]
@@ -140,6 +153,7 @@ class Oracle:
             for _ in run:
                 values = [x.lo for x in compiled.decision]
                 compiled.check(values)
+                self.last = dict(zip(self.indices, values[:self.n_vars], strict=True))
                 # the next question's search tries this solution's values first
                 self.hints = {x.root.index: x.root.lo for x in compiled.decision[:self.n_vars]}
                 return True, []
@@ -153,6 +167,24 @@ class Oracle:
             return None, []  # a limit stopped it
         return False, [order[k - first] for k in assumptions.core if k >= first]
 
+
+    def violated(self) -> list[int]:
+        """The groups that the last solution found breaks (none was found: every group).
+        The checker's exact evaluation, not the solver's: a group it cannot evaluate
+        counts as broken, which only makes a correction set larger, never wrong."""
+        from conundrum.check import holds
+
+        if not self.last:
+            return list(range(len(self.members)))
+        broken = []
+        for g, members in enumerate(self.members):
+            try:
+                ok = all(holds(c, self.last) for c in members)
+            except KeyError:
+                ok = False
+            if not ok:
+                broken.append(g)
+        return broken
 
     def close(self) -> None:
         """Detach the nogood store (the oracle's questions are over)."""
@@ -231,6 +263,69 @@ def quickxplain(ask: Ask, order: list[int]) -> tuple[list[int], bool]:
     result = explain([], False, order)
     rank = {g: k for k, g in enumerate(order)}
     return sorted(result, key=rank.__getitem__), decided[0]
+
+
+def smallest(ask: Ask, broken: Callable[[], list[int]], n: int, known: list[int],
+             time_left: Callable[[], float | None]) -> tuple[list[int], bool]:
+    """A smallest conflict (fewest groups) among `n` groups, by hitting set duality (see
+    the module): `known` is a conflict already found (an upper bound), `broken()` the
+    groups that the last solution `ask` found breaks. Returns the conflict and whether it
+    was proved smallest (else it is `known`, or a smaller conflict not proved minimal)."""
+    best = list(known)
+    to_hit: list[list[int]] = []  # correction sets: every conflict has a group in each
+    while True:
+        left = time_left()
+        if left is not None and left <= 0:
+            return best, False
+        candidate, proved = _fewest_hitting(to_hit, len(best), left)
+        if candidate is None:
+            # no hitting set smaller than the best conflict: it is a smallest one
+            return best, proved
+        answer, _ = ask(candidate)
+        if answer is None:
+            return best, False
+        if answer is False:
+            return candidate, proved  # the smallest hitting set clashes: nothing smaller can
+        kept = set(candidate)
+        correction = [g for g in broken() if g not in kept]
+        if not correction:  # cannot happen for a true conflict `known`; guard the loop
+            return best, False
+        # more correction sets, each disjoint from those before: the groups of those
+        # found so far asked together (CPMpy's ocus does the same)
+        to_hit.append(correction)
+        together = list(correction)
+        while True:
+            answer, _ = ask(sorted(together))
+            if answer is not True:
+                break
+            inside = set(together)
+            correction = [g for g in broken() if g not in inside]
+            if not correction:
+                break
+            to_hit.append(correction)
+            together += correction
+
+
+def _fewest_hitting(sets: list[list[int]], below: int, time_limit: float | None,
+                    ) -> tuple[list[int] | None, bool]:
+    """A set of fewest groups with one in each of `sets`, if one has fewer than `below`
+    (None: none has); and whether the search completed."""
+    import conundrum as cn
+
+    if not sets:
+        return ([], True) if below > 0 else (None, True)
+    ids = sorted({g for s in sets for g in s})
+    m = cn.Model()
+    pick = {g: m.bool_var() for g in ids}
+    for s in sets:
+        m += cn.sum([pick[g] for g in s]) >= 1
+    size = cn.sum(list(pick.values()))
+    m += size <= below - 1
+    found = m.minimize(size) if time_limit is None else m.minimize(size, time_limit=time_limit)
+    complete = m.stats.status in ("optimal_solution", "unsatisfiable")
+    if found is None:
+        return None, complete
+    return [g for g in ids if found[pick[g]] == 1], complete
 
 
 def undecided(what: str) -> ModelError:

@@ -23,7 +23,8 @@ class Diagnosing:
         when the time limit stopped the shrinking. A list `soft` is an order of preference
         (earlier: more preferred): the conflict is then QuickXplain's preferred one.
         `method`: "auto" (QuickXplain when `soft` gives an order, else deletion),
-        "deletion" or "quickxplain" (docs/conflicts.md: what each costs)."""
+        "deletion", "quickxplain" or "smallest" (the fewest groups of any conflict,
+        `conflict.smallest` when proved; docs/conflicts.md: what each costs)."""
         from conundrum.model.diagnosis import find_conflict
 
         return find_conflict(self, soft, time_limit, method)  # type: ignore[arg-type]
