@@ -46,9 +46,41 @@ def test_the_narrowest_end_of_a_huge_domain():
     assert m.maximize(z)[z] == -10**29 and m.stats.nodes <= 10
 
 
+def test_under_auto_the_last_part_is_the_portfolio(monkeypatch):
+    """Under search="auto" the plain branch and bound that ends a bisection is the
+    portfolio, started from the incumbent (a partition model's last values took the
+    learning search, chosen by auto's switch, over a minute; the classic search proves
+    them in seconds): its first turn is the classic search, so a short last part has the
+    classic tree. search="classic" keeps its own."""
+    from conundrum.compiler import portfolio
+
+    seeded: list[tuple[list[int] | None, bool]] = []
+    real = portfolio.portfolio
+
+    def spy(*args, **kwargs):
+        seeded.append((list(kwargs.get("best") or []), kwargs.get("values") is not None))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(portfolio, "portfolio", spy)
+    m = cn.Model()
+    xs = [m.int_var(0, 10_000, f"x{i}") for i in range(6)]
+    m += cn.all_different(xs)
+    for a, b in zip(xs, xs[1:]):
+        m += (a - b) % 97 == 13
+    objective = cn.sum([(i + 1) * x for i, x in enumerate(xs)])
+    best = m.maximize(objective)
+    nodes = m.stats.nodes
+    assert m.stats.status == "optimal_solution"
+    assert seeded == [([best.value(objective)], True)]  # the incumbent it started from
+    classic = m.maximize(objective, search="classic")
+    assert len(seeded) == 1
+    assert classic.value(objective) == best.value(objective) and m.stats.nodes == nodes
+
+
 @settings(max_examples=150, deadline=None)
 @given(linear_models(wide=True), st.sampled_from(["min", "max"]),
-       st.sampled_from(["classic", "learning"]), st.sampled_from([None, 5, 20, 60]))
+       st.sampled_from(["classic", "learning", "auto", "auto:1"]),
+       st.sampled_from([None, 5, 20, 60]))
 def test_wide_objectives_reach_the_brute_force_optimum(model, sense, search, limit):
     """The optimum without a limit; under a node limit, an answer and a proved bound on
     either side of it."""

@@ -190,8 +190,8 @@ def test_smallest_alone_on_an_oracle() -> None:
     def broken() -> list[int]:
         return [g for g in range(6) if g not in last[0]]
 
-    assert smallest(ask, broken, 6, [0, 1, 2], lambda: None) == ([3, 4], True)
-    assert smallest(ask, broken, 6, [3, 4], lambda: None) == ([3, 4], True)
+    assert smallest(ask, broken, 6, [0, 1, 2], lambda: None, cn.Model) == ([3, 4], True)
+    assert smallest(ask, broken, 6, [3, 4], lambda: None, cn.Model) == ([3, 4], True)
 
 
 def test_smallest_is_not_the_first_minimal_conflict() -> None:

@@ -15,13 +15,17 @@ bound b, each *probe* asks for a value at least halfway from f to b:
 
 Once a probe would only ask for f's next value, the rest is the plain branch and bound
 from the incumbent, without a budget: the answer stays exact
-(the same optimum, proved), every option giving the same one. Used for objectives whose
+(the same optimum, proved), every option giving the same one. Under search="auto" that
+last part is the portfolio (compiler/portfolio.py: the classic and the learning search
+in turns, from the incumbent), as for any other objective: a partition model's last 160
+values took the learning search, which auto's switch chose after 10,000 failures, more
+than a minute, where the classic search proves them in seconds. Used for objectives whose
 domain at the root spans more than WIDE values (model/running.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
@@ -42,10 +46,14 @@ def is_wide(compiled: CompiledModel) -> bool:
     return obj is not None and obj.hi - obj.lo > WIDE
 
 
+# the last part's search, given the incumbent's objective and values and its own stats
+Finish = Callable[[list[int], list[int], SearchStats], Generator[list[int], None, None]]
+
+
 def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
-           start: float) -> Generator[list[int], None, None]:
+           start: float, finish: Finish | None = None) -> Generator[list[int], None, None]:
     """The values of each improving solution, as CompiledModel.run gives them (see the
-    module)."""
+    module). `finish`: the search of the last part (default: the options' own)."""
     obj = compiled.obj
     assert obj is not None
     sense = compiled.sense
@@ -54,6 +62,7 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     if values is None:
         return
     yield values
+    latest = list(values)  # the incumbent's values (a probe's find replaces them)
     bound = obj.hi if sense > 0 else obj.lo  # the root's: nothing beyond it
     reach = 2  # the target lies 1/reach of the way from the incumbent to the bound
     while True:
@@ -66,16 +75,19 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
         if step <= 1:
             # the plain branch and bound from the incumbent, to its end or a limit
             sub = SearchStats()
-            run = compiled.run(sub_options(opts, stats, None, None), sub, start, best)
+            run = (compiled.run(sub_options(opts, stats, None, None), sub, start, best)
+                   if finish is None else finish(best, latest, sub))
             try:
                 yield from run
             finally:
                 run.close()
             merge_counts(stats, sub)
             stats.stopped_by = sub.stopped_by
+            if sub.bound is not None:
+                stats.tighten(sub.bound, sense)
             return
         target = f + sense * step
-        outcome = yield from _probe(compiled, opts, stats, start, best, target)
+        outcome = yield from _probe(compiled, opts, stats, start, best, target, latest)
         if outcome == "stopped":
             return
         if outcome == "none":
@@ -89,7 +101,7 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
 
 
 def _probe(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,
-           best: list[int], target: int) -> Generator[list[int], None, str]:
+           best: list[int], target: int, latest: list[int]) -> Generator[list[int], None, str]:
     """Search for solutions with the objective at least as good as `target`, within
     PROBE_NODES nodes, and yield the first. Returns "found", "none" (proved there is
     none), "unknown" (the budget ran out first) or "stopped" (a limit of the whole run)."""
@@ -115,6 +127,7 @@ def _probe(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, sta
         try:
             for values in run:
                 found = True
+                latest[:] = values
                 yield values
                 break
         finally:

@@ -89,10 +89,13 @@ def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
 def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
               objective: object, sense: int, opts: SearchOptions, stats: SearchStats,
               start: float, single: bool, neighbourhoods: bool = False,
-              first_fails: int = AUTO_SWITCH_FAILS) -> Generator[list[int], None, None]:
+              first_fails: int = AUTO_SWITCH_FAILS, best: list[int] | None = None,
+              values: list[int] | None = None) -> Generator[list[int], None, None]:
     """The values of each solution, as CompiledModel.run gives them (each improving, with
     an objective); `stats` holds the sum of the arms' (see the module). With
-    `neighbourhoods`, large neighbourhood search is a third arm once there is a solution."""
+    `neighbourhoods`, large neighbourhood search is a third arm once there is a solution.
+    `best` (the objective's value) and `values`: an incumbent found before, which every
+    arm must improve on."""
     from conundrum.compiler.compiled import compile_model
     from conundrum.engine import TimeUp
 
@@ -107,8 +110,8 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
         for arm in arms:
             arm.opts.on_progress = progress
     arms[0].compiled = compiled
-    best: list[int] = []  # the incumbent every arm bounds its search with
-    incumbent: list[list[int]] = []  # its values, where the neighbourhoods are drawn
+    best = [] if best is None else best  # the incumbent every arm bounds its search with
+    incumbent = [] if values is None else [values]  # its values: the neighbourhoods' centre
     turn = 0
     try:
         while True:
@@ -221,6 +224,17 @@ def chosen(compiled: CompiledModel, opts: SearchOptions, single: bool) -> bool:
         return compiled.obj is not None or single
     return (which == "auto" and (compiled.obj is not None or single)
             and opts.var_select not in LEARNING_VAR_SELECTS and not is_wide(compiled))
+
+
+def after_bisection(opts: SearchOptions) -> bool:
+    """Whether the last part of an objective bisection (compiler/bisection.py) is a
+    portfolio: for search="auto" or "auto:N" with the complete method and no learning
+    heuristic, where an objective not wide enough for bisection gets one."""
+    from conundrum.search.options import parse_search
+    from conundrum.search.selectors import LEARNING_VAR_SELECTS
+
+    return (opts.method == "complete" and not opts.lns and parse_search(opts.search)[0] == "auto"
+            and opts.var_select not in LEARNING_VAR_SELECTS)
 
 
 def with_neighbourhoods(compiled: CompiledModel, opts: SearchOptions) -> bool:

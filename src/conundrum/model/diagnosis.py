@@ -236,7 +236,7 @@ def find_conflict(model: Model, soft: Iterable[object] | None,
             kept, minimal = deletion(oracle.ask, core)
             if method == "smallest" and minimal:
                 found, fewest = smallest(oracle.ask, oracle.violated, len(groups), kept,
-                                         clock.left)
+                                         clock.left, type(model))
                 if not fewest and found != kept:  # a limit cut the hitting set search
                     found, minimal = deletion(oracle.ask, found)
                 kept = sorted(found)

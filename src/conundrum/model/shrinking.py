@@ -266,18 +266,20 @@ def quickxplain(ask: Ask, order: list[int]) -> tuple[list[int], bool]:
 
 
 def smallest(ask: Ask, broken: Callable[[], list[int]], n: int, known: list[int],
-             time_left: Callable[[], float | None]) -> tuple[list[int], bool]:
+             time_left: Callable[[], float | None], new_model: Callable[[], Model],
+             ) -> tuple[list[int], bool]:
     """A smallest conflict (fewest groups) among `n` groups, by hitting set duality (see
     the module): `known` is a conflict already found (an upper bound), `broken()` the
-    groups that the last solution `ask` found breaks. Returns the conflict and whether it
-    was proved smallest (else it is `known`, or a smaller conflict not proved minimal)."""
+    groups that the last solution `ask` found breaks; `new_model()` an empty model (for the
+    hitting sets). Returns the conflict and whether it was proved smallest (else it is
+    `known`, or a smaller conflict not proved minimal)."""
     best = list(known)
     to_hit: list[list[int]] = []  # correction sets: every conflict has a group in each
     while True:
         left = time_left()
         if left is not None and left <= 0:
             return best, False
-        candidate, proved = _fewest_hitting(to_hit, len(best), left)
+        candidate, proved = _fewest_hitting(new_model(), to_hit, len(best), left)
         if candidate is None:
             # no hitting set smaller than the best conflict: it is a smallest one
             return best, proved
@@ -306,20 +308,19 @@ def smallest(ask: Ask, broken: Callable[[], list[int]], n: int, known: list[int]
             together += correction
 
 
-def _fewest_hitting(sets: list[list[int]], below: int, time_limit: float | None,
+def _fewest_hitting(m: Model, sets: list[list[int]], below: int, time_limit: float | None,
                     ) -> tuple[list[int] | None, bool]:
     """A set of fewest groups with one in each of `sets`, if one has fewer than `below`
-    (None: none has); and whether the search completed."""
-    import conundrum as cn
+    (None: none has); and whether the search (of `m`, an empty model) completed."""
+    from conundrum.lang.globals.arithmetic import sum as cn_sum
 
     if not sets:
         return ([], True) if below > 0 else (None, True)
     ids = sorted({g for s in sets for g in s})
-    m = cn.Model()
     pick = {g: m.bool_var() for g in ids}
     for s in sets:
-        m += cn.sum([pick[g] for g in s]) >= 1
-    size = cn.sum(list(pick.values()))
+        m += cn_sum([pick[g] for g in s]) >= 1
+    size = cn_sum(list(pick.values()))
     m += size <= below - 1
     found = m.minimize(size) if time_limit is None else m.minimize(size, time_limit=time_limit)
     complete = m.stats.status in ("optimal_solution", "unsatisfiable")
