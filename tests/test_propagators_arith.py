@@ -505,6 +505,21 @@ def test_binary_enumeration_mode(op, data):
     run_checks(binary(op, specs, 1024), gac=True)
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_times_by_a_flag(data):
+    """z = b*y with b in {0, 1} (MiniZinc's `open[i]*ships[i,j]`) is filtered by masks,
+    whatever the enumeration limit: domain consistent on bit sets (either factor the
+    flag), and never loses a solution with a bounds-only y or z."""
+    flag = data.draw(st.sampled_from([frozenset({0, 1}), frozenset({0}), frozenset({1})]))
+    other = data.draw(arg_spec(True))
+    z = data.draw(result_spec(_image_values(lambda a, b: a * b, flag, other), True))
+    first = data.draw(st.booleans())
+    specs = [flag, other, z] if first else [other, flag, z]
+    bitsets = all(isinstance(spec, frozenset) for spec in specs)
+    run_checks(binary("*", specs, data.draw(st.sampled_from([0, 1024]))), gac=bitsets)
+
+
 def unary(k: int, specs, limit: int) -> Case:
     if k == 1:
         def make(s, xs):

@@ -42,29 +42,34 @@ class EqualOffset(Relation):
         self.propagate()
 
     def propagate(self) -> None:
-        x, y, c = self.x, self.y, self.c
-        while True:
-            xb, yb = x.bits, y.bits
-            if xb >= 0 and yb >= 0:
-                # y's values shifted by c, aligned on x's lowest value, and back
-                xl = x.lo
-                k = y.lo + c - xl
-                # A shift past the other set cannot overlap it: answer before shifting, or
-                # a huge offset (x + 2**40 == y) would build a bit set of 2**40 bits.
-                if k >= xb.bit_length() or -k >= yb.bit_length():
-                    raise Inconsistency
-                common = xb & (yb << k if k >= 0 else yb >> -k)
-                if not common:
-                    raise Inconsistency
-                x.keep_mask(xl, common)
-                y.keep_mask(xl - c, common)
-            else:
-                x.set_bounds(y.lo + c, y.hi + c)
-                y.set_bounds(x.lo - c, x.hi - c)
-            if x.lo == y.lo + c and x.hi == y.hi + c:
-                break
+        x = self.x
+        make_equal(x, self.y, self.c)
         if x.lo == x.hi:
             self.deactivate()
+
+
+def make_equal(x: IntView, y: IntView, c: int) -> None:
+    """Filter x == y + c to domain consistency (bounds for bounds-only domains)."""
+    while True:
+        xb, yb = x.bits, y.bits
+        if xb >= 0 and yb >= 0:
+            # y's values shifted by c, aligned on x's lowest value, and back
+            xl = x.lo
+            k = y.lo + c - xl
+            # A shift past the other set cannot overlap it: answer before shifting, or
+            # a huge offset (x + 2**40 == y) would build a bit set of 2**40 bits.
+            if k >= xb.bit_length() or -k >= yb.bit_length():
+                raise Inconsistency
+            common = xb & (yb << k if k >= 0 else yb >> -k)
+            if not common:
+                raise Inconsistency
+            x.keep_mask(xl, common)
+            y.keep_mask(xl - c, common)
+        else:
+            x.set_bounds(y.lo + c, y.hi + c)
+            y.set_bounds(x.lo - c, x.hi - c)
+        if x.lo == y.lo + c and x.hi == y.hi + c:
+            return
 
 
 class Affine(Relation):
