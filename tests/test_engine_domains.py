@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conundrum.engine import Inconsistency, Solver
-from conundrum.engine.bits import lost, offsets, window
+from conundrum.engine.bits import lost, offsets, periodic_mask, window
 from conundrum.engine.var import BITSET_LIMIT, IntVar
 
 OFFSET = 3  # a view x + OFFSET must follow every change of x
@@ -165,3 +165,12 @@ def test_lost_lists_what_a_narrower_domain_dropped(data, top: int, bounds_only: 
     assert list(lost(a, b, before, after)) == expected
     assert sorted(o + a for o in offsets(window(a, b, *before))) == \
         sorted(v for v in members if a <= v <= b)
+
+
+@given(st.integers(0, 80), st.integers(1, 30), st.integers(0, 2000))
+def test_periodic_mask_sets_every_step_th_bit(first: int, step: int, width: int) -> None:
+    """bits.periodic_mask: first, first + step, ... below width, and nothing else."""
+    expected = 0
+    for i in range(first, width, step):
+        expected |= 1 << i
+    assert periodic_mask(first, step, width) == expected

@@ -210,3 +210,31 @@ def test_divisibility_moves_wide_bounds_to_solutions(
     assert all(x.lo <= u <= x.hi and y.contains(v) and z.contains(w) for u, v, w in truth)
     for bound in (x.lo, x.hi):
         assert (a * bound - c) % b == 0
+
+
+@settings(max_examples=scaled(1.0))
+@given(a=st.integers(-9, 9).filter(bool), b=st.integers(2, 12), c=st.integers(-60, 60),
+       values=st.lists(st.integers(-700, 700), min_size=1, max_size=60, unique=True),
+       yz=st.integers(10_000, 20_000))
+def test_divisibility_keeps_the_progression_of_a_bit_set(
+    a: int, b: int, c: int, values: list[int], yz: int
+) -> None:
+    """a*x + b*y - b*z == c with x a bit set (holes, up to 1,400 wide) and y, z wide
+    enough to support any x: the divisibility reasoning leaves x exactly its values on the
+    progression a*x = c (mod b), by one mask."""
+    from conundrum.engine import Inconsistency, Solver
+    from conundrum.propagators.linear import LinearEq
+
+    s = Solver()
+    x = s.int_var_values(sorted(values), "x")
+    y = s.int_var(-yz, yz, "y")
+    z = s.int_var(-yz, yz, "z")
+    expected = [u for u in sorted(values) if (a * u - c) % b == 0]
+    try:
+        s.post(LinearEq(s, [a, b, -b], [x, y, z], -c))
+        s.fix_point()
+    except Inconsistency:
+        assert expected == []
+        return
+    assert list(x.values()) == expected
+

@@ -32,6 +32,20 @@ def mask_of(offsets: Iterable[int]) -> int:
     return int.from_bytes(buf, "little")
 
 
+def periodic_mask(first: int, step: int, width: int) -> int:
+    """The bits first, first + step, first + 2*step, ... below `width` (step >= 1): built
+    by doubling, a few shifts of a big int whatever the count."""
+    if first >= width:
+        return 0
+    needed = (width - first + step - 1) // step  # how many bits
+    mask = 1
+    count = 1
+    while count < needed:
+        mask |= mask << (count * step)
+        count *= 2
+    return (mask & ((1 << (width - first)) - 1)) << first
+
+
 def count_bits(bits: int) -> int:
     """The number of set bits of a non-negative int. A loop over the set bits for a word
     or less (int.bit_count is a generic method call in compiled code, several times the
