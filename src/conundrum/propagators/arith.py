@@ -238,9 +238,14 @@ class BinaryFunction(Relation):
                 ys_ok.add(b)
         if not zs:
             raise Inconsistency
-        x.keep_values(xs_ok)
-        y.keep_values(ys_ok)
-        z.keep_values(zs)
+        # a domain whose every value is supported keeps them all: rebuilding its mask
+        # (z's may be thousands of bits wide) would cost a pass over it for nothing
+        if len(xs_ok) != x.size():
+            x.keep_values(xs_ok)
+        if len(ys_ok) != y.size():
+            y.keep_values(ys_ok)
+        if len(zs) != z.size():
+            z.keep_values(zs)
 
 
 def _meet(y: IntView, z: IntView) -> bool:
