@@ -182,6 +182,24 @@ def test_linear_on_sparse_wide_value_lists(data: st.DataObject, op: str) -> None
           lambda t: rel(sum(c * x for c, x in zip(coefs, t, strict=True)), rhs))
 
 
+def divisibility_fixpoint(a: int, b: int, c: int, yz: int, make_x):
+    """a*x + b*y - b*z == c with x = make_x(solver) and y, z in -yz..yz, propagated:
+    (x, y, z), or None when it fails."""
+    from conundrum.engine import Inconsistency, Solver
+    from conundrum.propagators.linear import LinearEq
+
+    s = Solver()
+    x = make_x(s)
+    y = s.int_var(-yz, yz, "y")
+    z = s.int_var(-yz, yz, "z")
+    try:
+        s.post(LinearEq(s, [a, b, -b], [x, y, z], -c))
+        s.fix_point()
+    except Inconsistency:
+        return None
+    return x, y, z
+
+
 @settings(max_examples=scaled(1.0))
 @given(a=st.integers(-9, 9).filter(bool), b=st.integers(2, 12), c=st.integers(-60, 60),
        lo=st.integers(-300, 0), width=st.integers(0, 600), yz=st.integers(0, 20))
@@ -191,22 +209,15 @@ def test_divisibility_moves_wide_bounds_to_solutions(
     """a*x + b*y - b*z == c with x bounds-only: divisibility reasoning moves x's bounds
     onto the progression a*x = c (mod b), which interval reasoning alone leaves where they
     were (y and z span more than x), and it removes no solution."""
-    from conundrum.engine import Inconsistency, Solver
-    from conundrum.propagators.linear import LinearEq
-
-    s = Solver()
-    x = s.int_var(lo, lo + width, "x", bitset=False)
-    y = s.int_var(-yz, yz, "y")
-    z = s.int_var(-yz, yz, "z")
     truth = [(u, v, (a * u + b * v - c) // b) for u in range(lo, lo + width + 1)
              for v in range(-yz, yz + 1)
              if (a * u + b * v - c) % b == 0 and -yz <= (a * u + b * v - c) // b <= yz]
-    try:
-        s.post(LinearEq(s, [a, b, -b], [x, y, z], -c))
-        s.fix_point()
-    except Inconsistency:
+    propagated = divisibility_fixpoint(
+        a, b, c, yz, lambda s: s.int_var(lo, lo + width, "x", bitset=False))
+    if propagated is None:
         assert truth == []
         return
+    x, y, z = propagated
     assert all(x.lo <= u <= x.hi and y.contains(v) and z.contains(w) for u, v, w in truth)
     for bound in (x.lo, x.hi):
         assert (a * bound - c) % b == 0
@@ -222,19 +233,11 @@ def test_divisibility_keeps_the_progression_of_a_bit_set(
     """a*x + b*y - b*z == c with x a bit set (holes, up to 1,400 wide) and y, z wide
     enough to support any x: the divisibility reasoning leaves x exactly its values on the
     progression a*x = c (mod b), by one mask."""
-    from conundrum.engine import Inconsistency, Solver
-    from conundrum.propagators.linear import LinearEq
-
-    s = Solver()
-    x = s.int_var_values(sorted(values), "x")
-    y = s.int_var(-yz, yz, "y")
-    z = s.int_var(-yz, yz, "z")
     expected = [u for u in sorted(values) if (a * u - c) % b == 0]
-    try:
-        s.post(LinearEq(s, [a, b, -b], [x, y, z], -c))
-        s.fix_point()
-    except Inconsistency:
+    propagated = divisibility_fixpoint(a, b, c, yz,
+                                       lambda s: s.int_var_values(sorted(values), "x"))
+    if propagated is None:
         assert expected == []
         return
-    assert list(x.values()) == expected
+    assert list(propagated[0].values()) == expected
 

@@ -215,21 +215,19 @@ def chosen(compiled: CompiledModel, opts: SearchOptions, single: bool) -> bool:
     (compiler/bisection.py) or a learning heuristic asks for the learning search."""
     from conundrum.compiler.bisection import is_wide
     from conundrum.search.options import parse_search
-    from conundrum.search.selectors import LEARNING_VAR_SELECTS
 
-    if opts.method != "complete" or opts.lns:
+    if compiled.obj is None and not single:
         return False
-    which = parse_search(opts.search)[0]
-    if which == "portfolio":
-        return compiled.obj is not None or single
-    return (which == "auto" and (compiled.obj is not None or single)
-            and opts.var_select not in LEARNING_VAR_SELECTS and not is_wide(compiled))
+    if parse_search(opts.search)[0] == "portfolio":
+        return opts.method == "complete" and not opts.lns
+    return auto_portfolio(opts) and not is_wide(compiled)
 
 
-def after_bisection(opts: SearchOptions) -> bool:
-    """Whether the last part of an objective bisection (compiler/bisection.py) is a
-    portfolio: for search="auto" or "auto:N" with the complete method and no learning
-    heuristic, where an objective not wide enough for bisection gets one."""
+def auto_portfolio(opts: SearchOptions) -> bool:
+    """Whether search="auto" (or "auto:N") runs the portfolio where it runs one search:
+    the complete method, no large neighbourhood search asked for alone, no learning
+    heuristic. An objective wide enough for bisection runs it as bisection's last part
+    (model/running.py)."""
     from conundrum.search.options import parse_search
     from conundrum.search.selectors import LEARNING_VAR_SELECTS
 

@@ -77,7 +77,7 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
 
     if is_wide(compiled) and opts.method == "complete":
         finish = None
-        if portfolio.after_bisection(opts):
+        if portfolio.auto_portfolio(opts):
             def finish(best: list[int], values: list[int],
                        part: SearchStats) -> Generator[list[int], None, None]:
                 return portfolio.portfolio(compiled, snapshot, objective, sense, opts, part,

@@ -167,7 +167,6 @@ class Oracle:
             return None, []  # a limit stopped it
         return False, [order[k - first] for k in assumptions.core if k >= first]
 
-
     def violated(self) -> list[int]:
         """The groups that the last solution found breaks (none was found: every group).
         The checker's exact evaluation, not the solver's: a group it cannot evaluate
@@ -275,11 +274,8 @@ def smallest(ask: Ask, broken: Callable[[], list[int]], n: int, known: list[int]
     `known`, or a smaller conflict not proved minimal)."""
     best = list(known)
     to_hit: list[list[int]] = []  # correction sets: every conflict has a group in each
-    while True:
-        left = time_left()
-        if left is not None and left <= 0:
-            return best, False
-        candidate, proved = _fewest_hitting(new_model(), to_hit, len(best), left)
+    while True:  # ends by a proof, or when the limit stops a question or a hitting set
+        candidate, proved = _fewest_hitting(new_model(), to_hit, len(best), time_left())
         if candidate is None:
             # no hitting set smaller than the best conflict: it is a smallest one
             return best, proved

@@ -132,9 +132,6 @@ class BinaryFunction(Relation):
         # usefully (the propagator checklist), and keep it non-idempotent.
         self.idempotent = (x.root is not y.root and x.root is not z.root
                            and y.root is not z.root)
-        # z = b*y with b in {0, 1} is filtered by masks (_times_flag) when no two views
-        # share a variable
-        self.flagged = self.idempotent
 
     def views(self) -> list[IntView]:
         return [self.x, self.y, self.z]
@@ -168,7 +165,8 @@ class BinaryFunction(Relation):
                 z.assign(r)
                 self.deactivate()
                 return
-            if self.op == "*" and self.flagged:
+            # z = b*y with b in {0, 1}, no two views of one variable: filtered by masks
+            if self.op == "*" and self.idempotent:
                 if x.lo >= 0 and x.hi <= 1:
                     self._times_flag(x, y, z)
                     return
