@@ -507,6 +507,18 @@ def test_binary_enumeration_mode(op, data):
 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
+def test_times_enumeration_with_any_result(data):
+    """Enumerated products read the result's bit set through its bytes and keep, per value
+    of x, only the values of y within the result's bounds: domain consistent whether the
+    result is a bit set or a bounds-only range (its ends then supported)."""
+    x = data.draw(small_dom())
+    y = data.draw(small_dom())
+    z = data.draw(result_spec(_image_values(lambda a, b: a * b, x, y), True))
+    run_checks(binary("*", [x, y, z], 1024), gac=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
 def test_times_by_a_flag(data):
     """z = b*y with b in {0, 1} (MiniZinc's `open[i]*ships[i,j]`) is filtered by masks,
     whatever the enumeration limit: domain consistent on bit sets (either factor the
