@@ -302,7 +302,8 @@ def test_regular_passed_through(env, tmp_path):
 
 
 PASSED_THROUGH = {
-    # name in the FlatZinc: a model with a manageable number of solutions
+    # the global's name in the FlatZinc (and what is called): a model with a manageable
+    # number of solutions
     "conundrum_circuit": "array[1..5] of var 1..5: x;\nconstraint circuit(x);\n",
     "conundrum_subcircuit": "array[0..3] of var 0..4: x;\nconstraint subcircuit(x);\n",
     "fzn_disjunctive": "array[1..4] of var 0..6: x;\n"
@@ -315,20 +316,29 @@ PASSED_THROUGH = {
                  "constraint diffn(x, y, [1, 2, 1], [1, 1, 2]);\n",
     "conundrum_arg_max": "array[2..5] of var -1..2: x;\nvar int: i = arg_max(x);\n",
     "conundrum_arg_min": "array[1..4] of var -1..2: x;\nvar int: i = arg_min(x);\n",
+    # bins numbered from the loads' first index; bin values outside it have no solution
+    "conundrum_bin_packing_load": "array[2..4] of var 0..4: load;\n"
+                                  "array[1..4] of var 1..5: bin;\n"
+                                  "constraint bin_packing_load(load, bin, [2, 1, 3, 1]);\n",
+    "conundrum_bin_packing_load (bin_packing)": "array[1..4] of var 0..2: bin;\n"
+                                                "constraint bin_packing(3, bin, [2, 1, 2, 1]);\n",
+    "conundrum_bin_packing_load (bin_packing_capa)":
+        "array[1..4] of var 0..3: bin;\n"
+        "constraint bin_packing_capa([3, 2, 4], bin, [2, 1, 2, 1]);\n",
 }
 
 
 @pytest.mark.parametrize("name", sorted(PASSED_THROUGH))
 def test_globals_passed_through(env, tmp_path, name):
-    """circuit, subcircuit, disjunctive(_strict), cumulative, diffn and arg_max/arg_min
-    reach conundrum's propagators (their name in the FlatZinc) and give exactly Gecode's
-    solutions."""
+    """circuit, subcircuit, disjunctive(_strict), cumulative, diffn, arg_max/arg_min and
+    the three bin packings reach conundrum's propagators (their name in the FlatZinc) and
+    give exactly Gecode's solutions."""
     model = tmp_path / "model.mzn"
     model.write_text('include "globals.mzn";\n' + PASSED_THROUGH[name] + "solve satisfy;\n")
     fzn = tmp_path / "model.fzn"
     subprocess.run(["minizinc", "-c", "--solver", "conundrum", str(model), "-o", str(fzn)],
                    check=True, env=env, capture_output=True)
-    assert f"constraint {name}(" in fzn.read_text()
+    assert f"constraint {name.split()[0]}(" in fzn.read_text()
     ours = solutions(minizinc(env, "conundrum", [str(model)], "-a"))
     theirs = solutions(minizinc(env, "gecode", [str(model)], "-a"))
     assert len(ours) == len(set(ours)) == len(theirs) > 0 and sorted(ours) == sorted(theirs)

@@ -207,11 +207,14 @@ def _hard_model(inst: Instance) -> str:
                 + _out("c", "colours"))
     if inst.family == "binpacking":
         sizes = p["sizes"]
-        return (f"int: n = {len(sizes)};\narray[1..n] of int: size = {_arr(sizes)};\n"
+        # the API's model (bench/models/cn_models.py): loads by bin_packing_load
+        return ('include "globals.mzn";\n'
+                + f"int: n = {len(sizes)};\narray[1..n] of int: size = {_arr(sizes)};\n"
                 + "array[1..n] of var 0..n-1: b;\n"
-                + "constraint forall(k in 0..n-1)(sum(i in 1..n)(size[i] * (b[i] = k)) "
-                + f"<= {p['capacity']});\n"
-                + "var 1..n: bins = max(b) + 1;\nsolve minimize bins;\n" + _out("b", "bins"))
+                + f"array[0..n-1] of var 0..{p['capacity']}: load;\n"
+                + "constraint bin_packing_load(load, b, size);\n"
+                + "var 1..n: bins;\nconstraint forall(i in 1..n)(b[i] < bins);\n"
+                + "solve minimize bins;\n" + _out("b", "bins"))
     if inst.family == "knapsack":
         return (f"int: n = {len(p['weights'])};\narray[1..n] of int: w = {_arr(p['weights'])};\n"
                 + f"array[1..n] of int: v = {_arr(p['values'])};\n"
@@ -221,15 +224,18 @@ def _hard_model(inst: Instance) -> str:
                 + _out("x", "value"))
     if inst.family == "facility":
         fixed, dem = p["fixed"], p["demand"]
-        return (f"int: S = {len(fixed)};\nint: C = {len(dem)};\n"
+        return ('include "globals.mzn";\n'
+                + f"int: S = {len(fixed)};\nint: C = {len(dem)};\n"
                 + f"array[1..S] of int: fixed = {_arr(fixed)};\n"
                 + f"array[1..S] of int: cap = {_arr(p['capacity'])};\n"
                 + f"array[1..C] of int: dem = {_arr(dem)};\n"
                 + f"array[1..C, 1..S] of int: cost = {_arr2(p['cost'])};\n"
                 + "array[1..C] of var 1..S: a;\narray[1..S] of var 0..1: open;\n"
                 + "constraint forall(c in 1..C)(open[a[c]] = 1);\n"
-                + "constraint forall(s in 1..S)(sum(c in 1..C)(dem[c] * (a[c] = s)) "
-                + "<= cap[s] * open[s]);\n"
+                # the API's model (bench/models/cn_models.py): loads by bin_packing_load
+                + "array[1..S] of var 0..max(cap): load;\n"
+                + "constraint forall(s in 1..S)(load[s] <= cap[s]);\n"
+                + "constraint bin_packing_load(load, a, dem);\n"
                 + "var int: total = sum(s in 1..S)(fixed[s] * open[s]) + "
                 + "sum(c in 1..C)(cost[c, a[c]]);\nsolve minimize total;\n"
                 + 'output ["OBJ \\(total)\\nSOL" ++ concat([" \\(a[c] - 1)" | c in 1..C]) '

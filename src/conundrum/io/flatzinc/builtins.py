@@ -237,6 +237,8 @@ PLAIN: dict[str, Builtin] = {
     "fzn_diffn": lambda x, y, dx, dy: cn.no_overlap_2d(x, y, dx, dy),
     "conundrum_arg_max": lambda xs, z, first: z == cn.arg_max(xs) + first,
     "conundrum_arg_min": lambda xs, z, first: z == cn.arg_min(xs) + first,
+    "conundrum_bin_packing_load": lambda load, bins, w, first: cn.bin_packing(
+        load, [b - first for b in bins], w),
 }
 
 # builtins whose last argument is already the truth value r (r <-> C): their _imp form is
@@ -358,6 +360,7 @@ SIGNATURES: dict[str, str] = {
     "conundrum_regular": "VpPPps", "conundrum_circuit": "Vp", "conundrum_subcircuit": "Vp",
     "fzn_disjunctive": "VV", "fzn_disjunctive_strict": "VV", "fzn_cumulative": "VVVv",
     "fzn_diffn": "VVVV", "conundrum_arg_max": "Vvp", "conundrum_arg_min": "Vvp",
+    "conundrum_bin_packing_load": "VVPp",
     # TRUTH_LAST, without their last argument
     "bool_and": "vv", "bool_or": "vv", "bool_xor": "vv", "array_bool_and": "V",
     "array_bool_or": "V",
