@@ -9,8 +9,6 @@ arithmetic is exact, so no value in that range overflows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import conundrum as cn
 from conundrum.io.flatzinc.builtins import (
     STRENGTHS,
@@ -20,6 +18,7 @@ from conundrum.io.flatzinc.builtins import (
     strength_fallback,
     translate,
 )
+from conundrum.io.flatzinc.items import Record
 from conundrum.io.flatzinc.parser import (
     Access,
     ArgumentError,
@@ -71,31 +70,40 @@ HARMLESS = frozenset({
 })
 
 
-@dataclass
-class Output:
+class Output(Record):
     """One output item: a variable (`dims` None) or an array with its index ranges."""
 
-    name: str
-    value: object  # a model variable, a constant, or a list of them
-    is_bool: bool
-    dims: list[Range] | None = None
+    __slots__ = ("name", "value", "is_bool", "dims")
+
+    def __init__(self, name: str, value: object, is_bool: bool,
+                 dims: list[Range] | None = None) -> None:
+        self.name = name
+        self.value = value  # a model variable, a constant, or a list of them
+        self.is_bool = is_bool
+        self.dims = dims
 
 
-@dataclass
-class Problem:
+class Problem(Record):
     """A FlatZinc model ready to solve."""
 
-    model: cn.Model
-    kind: str  # satisfy, minimize, maximize
-    objective: object
-    outputs: list[Output]
-    phases: list  # (variables, var_select, value_select) from the search annotations
-    default_vars: list  # the variables MiniZinc did not introduce: searched first
-    warnings: list[str] = field(default_factory=list)
-    restarts: str | None = None  # from a restart_* annotation: the `restarts` option
-    lns: bool = False  # a relax_and_reconstruct annotation asks for neighbourhood search
-    # the FlatZinc line each model constraint comes from, by its position (`fzn --why`)
-    lines: dict[int, int] = field(default_factory=dict)
+    __slots__ = ("model", "kind", "objective", "outputs", "phases", "default_vars",
+                 "warnings", "restarts", "lns", "lines")
+
+    def __init__(self, model: cn.Model, kind: str, objective: object, outputs: list[Output],
+                 phases: list, default_vars: list, warnings: list[str] | None = None,
+                 restarts: str | None = None, lns: bool = False,
+                 lines: dict[int, int] | None = None) -> None:
+        self.model = model
+        self.kind = kind  # satisfy, minimize, maximize
+        self.objective = objective
+        self.outputs = outputs
+        self.phases = phases  # (variables, var_select, value_select) from the annotations
+        self.default_vars = default_vars  # the variables MiniZinc did not introduce
+        self.warnings = warnings if warnings is not None else []
+        self.restarts = restarts  # from a restart_* annotation: the `restarts` option
+        self.lns = lns  # a relax_and_reconstruct annotation asks for neighbourhood search
+        # the FlatZinc line each model constraint comes from, by its position (`fzn --why`)
+        self.lines = lines if lines is not None else {}
 
 
 class Builder:

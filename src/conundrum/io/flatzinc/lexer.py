@@ -6,9 +6,9 @@ An integer literal has at most MAX_DIGITS digits, checked before any arithmetic.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from conundrum.io.flatzinc.errors import FznError
+from conundrum.io.flatzinc.items import Record
 
 MAX_DIGITS = 100_000  # digits of an integer literal (read exactly, in chunks)
 
@@ -31,13 +31,19 @@ KEYWORDS = {"array", "bool", "constraint", "false", "float", "int", "maximize", 
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
 
 
-@dataclass
-class Token:
-    kind: str  # int, float, ident, keyword, string, punct, dotdot, eof
-    text: str
-    pos: int
-    line: int = 1
-    column: int = 1
+class Token(Record):
+    """One token: its kind (int, float, ident, keyword, string, punct, dotdot, eof), its
+    text, and where it starts (offset, line, column)."""
+
+    __slots__ = ("kind", "text", "pos", "line", "column")
+
+    def __init__(self, kind: str, text: str, pos: int, line: int = 1,
+                 column: int = 1) -> None:
+        self.kind = kind
+        self.text = text
+        self.pos = pos
+        self.line = line
+        self.column = column
 
 
 def tokenize(text: str) -> list[Token]:
