@@ -352,3 +352,27 @@ def test_search_names_are_checked() -> None:
             m.minimize(x[-1], search=bad)
     with pytest.raises(cn.ModelError, match="learning search"):
         m.minimize(x[-1], var_select="activity", search="classic")
+
+
+@pytest.mark.parametrize("given", ["phases", "project"])
+def test_a_phase_or_projection_under_the_defaults_searches_as_the_defaults(given):
+    """A phase over every variable with conundrum's default choices (what the FlatZinc
+    reader gives MiniZinc's own variables), or a projection on them, is the default
+    search: the learning search saves phases there too (it did not, and all-interval 16
+    of a FlatZinc found nothing in 20 s where the same model without them took 10 s)."""
+    def all_interval():
+        m = cn.Model()
+        x = m.int_vars(10, 0, 9, "x")
+        m += cn.all_different(x)
+        m += cn.all_different([abs(x[i + 1] - x[i]) for i in range(9)])
+        return m, x
+
+    m, x = all_interval()
+    plain = m.solve(search="learning", restarts="luby")
+    assert plain is not None
+    values, nodes = [plain[v] for v in x], m.stats.nodes
+    m, x = all_interval()
+    extra = {"phases": [(x, "dom_wdeg", "auto")]} if given == "phases" else {"project": x}
+    same = m.solve(search="learning", restarts="luby", **extra)
+    assert same is not None and [same[v] for v in x] == values
+    assert m.stats.nodes == nodes
