@@ -9,6 +9,8 @@ arithmetic is exact, so no value in that range overflows.
 
 from __future__ import annotations
 
+from typing import Any
+
 import conundrum as cn
 from conundrum.io.flatzinc.builtins import (
     STRENGTHS,
@@ -18,6 +20,7 @@ from conundrum.io.flatzinc.builtins import (
     strength_fallback,
     translate,
 )
+from conundrum.io.flatzinc.inline import Inlining, defined_name, plan
 from conundrum.io.flatzinc.items import Record
 from conundrum.io.flatzinc.parser import (
     Access,
@@ -205,7 +208,7 @@ class Builder:
             if domain.universe is not None:
                 self.model.add(cn.subset(set_operand(x), set_operand(domain.universe)))
             return
-        if not isinstance(x, int | cn.Var):
+        if not isinstance(x, int | cn.Expr):  # (an expression: an inlined variable)
             raise self.fail(f"a variable's value is an integer, a Boolean or a variable, "
                             f"not {_show(x)}")
         if is_bool or domain is None:
@@ -324,6 +327,35 @@ class Builder:
             raise self.fail(e.message) from None
         except cn.ModelError as e:
             raise self.fail(f"{name}: {e}") from None
+
+    def inline(self, inlining: Inlining) -> None:
+        """Bind each inlined variable's name to the expression that defines it (operands
+        first, so that a chain nests), in place of a variable (inline.py)."""
+        for name in inlining.order:
+            con = inlining.defining[name]
+            self.at(con.line, con.column)
+            if name in self.env:
+                raise self.fail(f"{name} is declared twice")
+            if con.name == "int_lin_eq":
+                coefs, terms, constant = con.args
+                assert isinstance(coefs, list) and isinstance(terms, list)  # (inline.plan)
+                at = terms.index(Name(name))
+                k: Any = self.resolve(constant)
+                rest = cn.sum(c * self.resolve(x) for i, (c, x) in enumerate(zip(coefs, terms))
+                              if i != at)
+                expr = k - rest if coefs[at] == 1 else rest - k
+                self.env[name] = expr
+                continue
+            args: list[Any] = [self.resolve(a) for a in con.args[:-1]]
+            if con.name == "int_abs":
+                expr = abs(args[0])
+            elif con.name == "int_times":
+                expr = args[0] * args[1]
+            elif con.name == "int_plus":
+                expr = args[0] + args[1]
+            else:  # int_minus
+                expr = args[0] - args[1]
+            self.env[name] = expr
 
     # -- output and search
     def outputs(self, fzn: FlatZinc) -> list[Output]:
@@ -477,10 +509,27 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
         for k in range(len(lines), len(b.model.constraints)):
             lines[k] = line
 
+    inlining = plan(fzn, HARMLESS)
+    # the inlined variables are expressions made after the declarations; an array holding
+    # one is declared once they are made
+    later = []
     for item in fzn.declarations:
+        if item.name in inlining.defining:
+            continue
+        if item.length is not None and isinstance(item.value, list) and any(
+                isinstance(x, Name) and x.name in inlining.defining for x in item.value):
+            later.append(item)
+            continue
+        b.declare(item)
+        came_from(item.line)
+    b.inline(inlining)
+    for item in later:
         b.declare(item)
         came_from(item.line)
     for con in fzn.constraints:
+        name = defined_name(con)
+        if name is not None and inlining.defining.get(name) is con:
+            continue  # its variable is the expression in the constraint that uses it
         b.constrain(con.name, con.args, con.line, con.annotations, con.column, con.places)
         came_from(con.line)
     solve = fzn.solve

@@ -390,7 +390,7 @@ def _fits(x: Any, kind: str) -> bool:
         return isinstance(x, list) and all(is_set(v) for v in x)
     if kind == "p":
         return isinstance(x, int)
-    return isinstance(x, int | cn.Var)  # v
+    return isinstance(x, int | cn.Expr)  # v (an expression: an inlined variable, inline.py)
 
 
 def _describe(x: Any) -> str:
@@ -415,7 +415,7 @@ def check_args(name: str, kinds: str, args: list) -> None:
         if not _fits(x, kind):
             raise ArgumentError(f"{name}: argument {k + 1} must be {_WANTED[kind]}, not "
                                 f"{_describe(x)}", k)
-        if kind == "V" and not all(isinstance(v, int | cn.Var) for v in x):
+        if kind == "V" and not all(isinstance(v, int | cn.Expr) for v in x):
             raise ArgumentError(f"{name}: argument {k + 1} must be an array of integers, "
                                 "Booleans or variables", k)
 
