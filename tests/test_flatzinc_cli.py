@@ -462,6 +462,44 @@ def test_lns_flags_choose_the_search_of_an_optimisation(tmp_path, monkeypatch):
     assert main(["fzn", "--lns", "--no-lns", str(path)]) == 2
 
 
+def test_the_objective_is_left_to_branch_and_bound():
+    """An objective MiniZinc did not introduce, output as well, is neither in the default
+    phase nor in the projection (both would branch on it, smallest values first: a proof
+    of no solution each, as through the API it is not), while the solutions of an
+    enumeration still differ on the output."""
+    import argparse
+
+    from conundrum.cli import fzn
+    from conundrum.io.flatzinc.build import read
+
+    text = knapsack_fzn(6)
+    problem = read(text)
+    objective = problem.objective
+    assert any(v is objective for v in problem.default_vars)
+    assert any(v is objective for v in fzn.output_vars(problem))
+    opts = fzn.search_options(problem, argparse.Namespace(**{**vars(fzn_args([])),
+                                                             "file": "-"}))
+    assert all(v is not objective for xs, _, _ in opts["phases"] for v in xs)
+    assert all(v is not objective for v in opts["project"])
+    assert len(opts["project"]) == 6
+    # the optimum is the one the brute force gives
+    best = problem.model.maximize(objective, **opts)
+    assert best is not None and best[objective] == brute_knapsack(text)
+
+
+def brute_knapsack(text: str) -> int:
+    """The knapsack_fzn text's optimum, by trying every subset."""
+    weight = [int(w) for w in re.search(r"int_lin_le\(\[([^\]]*)\]", text)
+              .group(1).split(",")][:-1]
+    line = re.search(r"int_lin_eq\(\[([^\]]*)\]", text).group(1)
+    value = [int(v) for v in line.split(",")][:len(weight)]
+    capacity = int(re.search(r"int_lin_le\(\[[^\]]*\], \[[^\]]*\], (-?\d+)\)", text)
+                   .group(1))
+    return max(sum(v for v, t in zip(value, take) if t)
+               for take in itertools.product((0, 1), repeat=len(weight))
+               if sum(w for w, t in zip(weight, take) if t) <= capacity)
+
+
 def fzn_args(flags):
     """The fzn command's parsed options (its own parser)."""
     from conundrum.cli.parser import build_parser
