@@ -17,7 +17,7 @@ from conundrum.parallel.options import MAX_WORKERS  # -p: worker processes at mo
 WHY_SECONDS = 30.0  # --why: the time for the conflict when -t gives none
 
 if TYPE_CHECKING:  # the reader is imported when the command runs, not to build the CLI
-    from conundrum.io.flatzinc.build import Problem
+    from conundrum.io.flatzinc.problem import Problem
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -9,8 +9,6 @@ arithmetic is exact, so no value in that range overflows.
 
 from __future__ import annotations
 
-from typing import Any
-
 import conundrum as cn
 from conundrum.io.flatzinc.builtins import (
     STRENGTHS,
@@ -20,8 +18,7 @@ from conundrum.io.flatzinc.builtins import (
     strength_fallback,
     translate,
 )
-from conundrum.io.flatzinc.inline import Inlining, defined_name, plan
-from conundrum.io.flatzinc.items import Record
+from conundrum.io.flatzinc.inline import Inlining, defined_name, expression, plan
 from conundrum.io.flatzinc.parser import (
     Access,
     ArgumentError,
@@ -38,6 +35,7 @@ from conundrum.io.flatzinc.parser import (
     VarDecl,
     parse,
 )
+from conundrum.io.flatzinc.problem import Output, Problem
 from conundrum.io.flatzinc.setbuiltins import set_operand
 from conundrum.search.restarts import GROWTH
 
@@ -71,42 +69,6 @@ HARMLESS = frozenset({
     "mzn_constraint_name", "mzn_expression_name", "mzn_path", "mzn_break_here",
     "redundant_constraint", "symmetry_breaking_constraint", "is_reverse_map",
 })
-
-
-class Output(Record):
-    """One output item: a variable (`dims` None) or an array with its index ranges."""
-
-    __slots__ = ("name", "value", "is_bool", "dims")
-
-    def __init__(self, name: str, value: object, is_bool: bool,
-                 dims: list[Range] | None = None) -> None:
-        self.name = name
-        self.value = value  # a model variable, a constant, or a list of them
-        self.is_bool = is_bool
-        self.dims = dims
-
-
-class Problem(Record):
-    """A FlatZinc model ready to solve."""
-
-    __slots__ = ("model", "kind", "objective", "outputs", "phases", "default_vars",
-                 "warnings", "restarts", "lns", "lines")
-
-    def __init__(self, model: cn.Model, kind: str, objective: object, outputs: list[Output],
-                 phases: list, default_vars: list, warnings: list[str] | None = None,
-                 restarts: str | None = None, lns: bool = False,
-                 lines: dict[int, int] | None = None) -> None:
-        self.model = model
-        self.kind = kind  # satisfy, minimize, maximize
-        self.objective = objective
-        self.outputs = outputs
-        self.phases = phases  # (variables, var_select, value_select) from the annotations
-        self.default_vars = default_vars  # the variables MiniZinc did not introduce
-        self.warnings = warnings if warnings is not None else []
-        self.restarts = restarts  # from a restart_* annotation: the `restarts` option
-        self.lns = lns  # a relax_and_reconstruct annotation asks for neighbourhood search
-        # the FlatZinc line each model constraint comes from, by its position (`fzn --why`)
-        self.lines = lines if lines is not None else {}
 
 
 class Builder:
@@ -336,26 +298,7 @@ class Builder:
             self.at(con.line, con.column)
             if name in self.env:
                 raise self.fail(f"{name} is declared twice")
-            if con.name == "int_lin_eq":
-                coefs, terms, constant = con.args
-                assert isinstance(coefs, list) and isinstance(terms, list)  # (inline.plan)
-                at = terms.index(Name(name))
-                k: Any = self.resolve(constant)
-                rest = cn.sum(c * self.resolve(x) for i, (c, x) in enumerate(zip(coefs, terms))
-                              if i != at)
-                expr = k - rest if coefs[at] == 1 else rest - k
-                self.env[name] = expr
-                continue
-            args: list[Any] = [self.resolve(a) for a in con.args[:-1]]
-            if con.name == "int_abs":
-                expr = abs(args[0])
-            elif con.name == "int_times":
-                expr = args[0] * args[1]
-            elif con.name == "int_plus":
-                expr = args[0] + args[1]
-            else:  # int_minus
-                expr = args[0] - args[1]
-            self.env[name] = expr
+            self.env[name] = expression(con, name, self.resolve)
 
     # -- output and search
     def outputs(self, fzn: FlatZinc) -> list[Output]:

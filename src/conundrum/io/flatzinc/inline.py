@@ -21,8 +21,10 @@ expression in the one constraint that uses it, when
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import conundrum as cn
 from conundrum.io.flatzinc.items import (
     Access,
     Call,
@@ -67,6 +69,27 @@ class Inlining:
         """The arguments the expression of `name` is built from (for a linear equation,
         every other term's variable, its coefficients and the constant)."""
         return operands(self.defining[name], name)
+
+
+def expression(con: Constraint, name: str, resolve: Callable[[object], Any]) -> Any:
+    """The expression `con` defines `name` as, its operands resolved by `resolve` (an
+    inlined operand is an expression already: a chain nests)."""
+    if con.name == "int_lin_eq":
+        coefs, terms, constant = con.args
+        assert isinstance(coefs, list) and isinstance(terms, list)  # (plan checked them)
+        at = terms.index(Name(name))
+        k = resolve(constant)
+        rest = cn.sum(c * resolve(x) for i, (c, x) in enumerate(zip(coefs, terms))
+                      if i != at)
+        return k - rest if coefs[at] == 1 else rest - k
+    args = [resolve(a) for a in con.args[:-1]]
+    if con.name == "int_abs":
+        return abs(args[0])
+    if con.name == "int_times":
+        return args[0] * args[1]
+    if con.name == "int_plus":
+        return args[0] + args[1]
+    return args[0] - args[1]  # int_minus
 
 
 def defined_name(con: Constraint) -> str | None:

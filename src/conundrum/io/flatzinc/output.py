@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from conundrum.io.flatzinc.build import Output
 from conundrum.io.flatzinc.parser import IntSet, Range
+from conundrum.io.flatzinc.problem import Output
 from conundrum.search.stats import SearchStats
 
 SOLUTION_END = "----------"
