@@ -12,7 +12,7 @@ import pytest
 
 from conundrum.io.flatzinc.build import HARMLESS, read
 from conundrum.io.flatzinc.inline import plan
-from conundrum.io.flatzinc.parser import parse
+from conundrum.io.flatzinc.parser import FznError, parse
 from test_flatzinc_minizinc import env, minizinc, solutions  # noqa: F401 (env: fixture)
 
 INTRODUCED = ":: var_is_introduced :: is_defined_var"
@@ -57,26 +57,43 @@ def inlined(text: str) -> set[str]:
     return set(plan(parse(text), HARMLESS).defining)
 
 
-def all_solutions(text: str, names: list[str]) -> set[tuple[int, ...]]:
+SEARCHES = ("classic", "learning", "auto")
+
+
+def all_solutions(text: str, names: list[str], search: str = "auto") -> set[tuple[int, ...]]:
     problem = read(text)
     by_name = {v.name: v for v in problem.model.variables}
     xs = [by_name[n] for n in names]
-    return {tuple(s[x] for x in xs) for s in problem.model.solutions(project=xs)}
+    found = [tuple(s[x] for x in xs)
+             for s in problem.model.solutions(project=xs, search=search)]
+    assert len(found) == len(set(found)), "a solution given twice"
+    return set(found)
 
 
-def test_differences_and_absolute_values_become_one_all_different():
+@pytest.mark.parametrize("search", SEARCHES)
+def test_differences_and_absolute_values_become_one_all_different(search):
     assert inlined(ALL_INTERVAL) == {"d1", "d2", "a1", "a2"}
     problem = read(ALL_INTERVAL)
     assert [v.name for v in problem.model.variables] == ["x1", "x2", "x3"]
     assert len(problem.model.constraints) == 2
     brute = {t for t in itertools.product(range(3), repeat=3) if len(set(t)) == 3
              and abs(t[1] - t[0]) != abs(t[2] - t[1])}
-    assert all_solutions(ALL_INTERVAL, ["x1", "x2", "x3"]) == brute
+    assert all_solutions(ALL_INTERVAL, ["x1", "x2", "x3"], search) == brute
 
 
-def test_a_chain_of_products_nests():
+@pytest.mark.parametrize("search", SEARCHES)
+def test_a_chain_of_products_nests(search):
     assert inlined(chain()) == {"p", "y"}
-    assert all_solutions(chain(), ["x", "z"]) == {(x, 100 - x ** 3) for x in range(5)}
+    assert all_solutions(chain(), ["x", "z"], search) == {(x, 100 - x ** 3)
+                                                          for x in range(5)}
+
+
+def test_a_variable_declared_twice_is_left_to_the_builders_error():
+    text = chain().replace("var 0..729: y", "var 0..729: y :: var_is_introduced;\n"
+                           "var 0..729: y", 1)
+    assert inlined(text) == {"p"}
+    with pytest.raises(FznError, match="y is declared twice"):
+        read(text)
 
 
 @pytest.mark.parametrize("text, kept", [
@@ -99,9 +116,12 @@ def test_a_variable_used_twice_or_in_the_objective_is_kept():
     assert all_solutions(twice, ["x", "z"]) == {(x, 100 - x ** 3) for x in range(5)}
     objective = chain().replace("solve satisfy;", "solve maximize y;")
     assert inlined(objective) == {"p"}
-    problem = read(objective)
-    best = problem.model.maximize(problem.objective)
-    assert best is not None and best[problem.objective] == 64
+    runs: list[dict] = [{"search": search} for search in SEARCHES]
+    runs.append({"lns": True, "time_limit": 0.5})  # neighbourhoods end at the limit only
+    for options in runs:
+        problem = read(objective)
+        best = problem.model.maximize(problem.objective, **options)
+        assert best is not None and best[problem.objective] == 64, options
 
 
 MINIZINC_MODEL = """\

@@ -250,7 +250,6 @@ class BinaryFunction(Relation):
         if len(zs) != z.size():
             z.keep_values(zs)
 
-
     def _enumerate_times(self) -> None:
         """`_enumerate` for z = x*y over two variables. For each value a of x only the
         values of y whose product falls within z's bounds are tried (a window of y's sorted

@@ -18,7 +18,7 @@ from conundrum.io.flatzinc.builtins import (
     strength_fallback,
     translate,
 )
-from conundrum.io.flatzinc.inline import Inlining, defined_name, expression, plan
+from conundrum.io.flatzinc.inline import Inlining, expression, plan
 from conundrum.io.flatzinc.parser import (
     Access,
     ArgumentError,
@@ -470,8 +470,7 @@ def build(fzn: FlatZinc, free: bool = False) -> Problem:
         b.declare(item)
         came_from(item.line)
     for con in fzn.constraints:
-        name = defined_name(con)
-        if name is not None and inlining.defining.get(name) is con:
+        if inlining.defines(con):
             continue  # its variable is the expression in the constraint that uses it
         b.constrain(con.name, con.args, con.line, con.annotations, con.column, con.places)
         came_from(con.line)

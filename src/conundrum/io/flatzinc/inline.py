@@ -59,16 +59,16 @@ class Inlining:
     """Which introduced variables become expressions: `defining` maps each to its
     defining constraint, `order` lists them operands first (the order to build them)."""
 
-    __slots__ = ("defining", "order")
+    __slots__ = ("defining", "order", "_definers")
 
     def __init__(self, defining: dict[str, Constraint], order: list[str]) -> None:
         self.defining = defining
         self.order = order
+        self._definers = {id(con) for con in defining.values()}
 
-    def operands(self, name: str) -> list[object]:
-        """The arguments the expression of `name` is built from (for a linear equation,
-        every other term's variable, its coefficients and the constant)."""
-        return operands(self.defining[name], name)
+    def defines(self, con: Constraint) -> bool:
+        """Whether `con` defines an inlined variable (and so is not posted)."""
+        return id(con) in self._definers
 
 
 def expression(con: Constraint, name: str, resolve: Callable[[object], Any]) -> Any:
@@ -115,7 +115,12 @@ def plan(fzn: FlatZinc, harmless: frozenset[str]) -> Inlining:
     """The variables of `fzn` to inline (see the module); `harmless`: the constraint
     annotations that ask nothing of a solver (a consumer with any other keeps its
     variables)."""
-    decls = {d.name: d for d in fzn.declarations}
+    decls: dict[str, VarDecl | ParDecl] = {}
+    twice: set[str] = set()  # left to the builder, whose error names them
+    for d in fzn.declarations:
+        if d.name in decls:
+            twice.add(d.name)
+        decls[d.name] = d
     uses: dict[str, list[int]] = {}  # name -> the constraints using it (-1: elsewhere)
     for k, con in enumerate(fzn.constraints):
         for used in _names(list(con.args)):
@@ -151,7 +156,8 @@ def plan(fzn: FlatZinc, harmless: frozenset[str]) -> Inlining:
     defining: dict[str, Constraint] = {}
     for k, con in enumerate(fzn.constraints):
         name = defined_name(con)
-        if name is None or con.name not in DEFINERS or not _introduced(decls.get(name)):
+        if name is None or con.name not in DEFINERS or name in twice or \
+                not _introduced(decls.get(name)):
             continue
         where = uses.get(name, [])
         if len(where) != 2 or k not in where or -1 in where:
@@ -225,8 +231,8 @@ def _interval(decls: dict, con: Constraint, name: str) -> Interval:
         if k_span is None:
             return None
         lo = hi = 0
-        for c, x in zip(coefs, xs):
-            if x == Name(name):
+        for i, (c, x) in enumerate(zip(coefs, xs)):
+            if i == at:
                 continue
             span = _value_interval(decls, x)
             if span is None or not isinstance(c, int):
@@ -295,9 +301,7 @@ def _names(values: list) -> Iterator[str]:
     stack = list(values)
     while stack:
         v = stack.pop()
-        if isinstance(v, Name):
-            yield v.name
-        elif isinstance(v, Access):
+        if isinstance(v, Name | Access):
             yield v.name
         elif isinstance(v, Call):
             stack.extend(v.args)
