@@ -1,4 +1,4 @@
-"""Build: the engine layers (state, engine, propagators, search) are compiled by mypyc from
+"""Build: the engine layers (state, lp, engine, propagators, search) are compiled by mypyc from
 the same typed Python sources, which stay in the package as the reference implementation.
 
 The compiled modules are an acceleration only: without a C compiler (or with
@@ -18,7 +18,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-COMPILED_LAYERS = ("state", "engine", "propagators", "search")
+COMPILED_LAYERS = ("state", "lp", "engine", "propagators", "search")
 
 
 def compiled_sources() -> list[str]:

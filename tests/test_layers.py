@@ -24,6 +24,7 @@ RANK = {
     "_pure": 0,          # the switch to the pure-Python engine: imports nothing of ours
     "_interrupt": 0,     # Ctrl-C for the compiled loops: interpreted, imports nothing
     "state": 0,          # the trail of stamped cells
+    "lp": 0,             # the simplex of the linear relaxation: floats, imports nothing
     "engine": 1,         # variables, domains, the fixpoint
     "propagators": 2,    # one family per module
     "search": 3,         # decisions as data, depth-first search, statistics

@@ -180,12 +180,13 @@ def improves(value: int, best: list[int], sense: int) -> bool:
 
 def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,
                   sense: int = 0, keep_holes: bool = False,
-                  deadline: float = 0.0) -> CompiledModel | None:
+                  deadline: float = 0.0, relax: bool = False) -> CompiledModel | None:
     """The compiled snapshot, or None when propagation at the root already fails.
     `keep_holes` keeps every bit-set domain a bit set, so that removing a value from
     inside a domain always takes effect (explanations need that). `deadline`, a
     time.perf_counter() time (0.0: none), is checked between constraints and during root
-    propagation: past it, engine.TimeUp is raised."""
+    propagation: past it, engine.TimeUp is raised. `relax` posts the cut of the root's
+    linear relaxation on the objective (compiler/relaxation.py)."""
     from conundrum.compiler.compile import Compiler
     from conundrum.engine import Inconsistency
 
@@ -197,6 +198,10 @@ def compile_model(variables: list[Var], constraints: list[Expr], objective: obje
             from conundrum.compiler.knapsack import post_knapsack_bounds
 
             post_knapsack_bounds(compiler.solver, obj, sense)
+            if relax:
+                from conundrum.compiler.relaxation import relaxation_cut
+
+                relaxation_cut(compiler.solver, obj, sense)
         compiler.finish(drop_bits=not keep_holes)
     except Inconsistency:
         return None

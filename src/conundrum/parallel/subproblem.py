@@ -20,7 +20,7 @@ from conundrum.search.stats import SearchStats
 # the search options a worker uses (on_progress stays with the caller: the workers report
 # to the coordinator, which reports to the caller)
 JOB_OPTIONS = ("var_select", "value_select", "method", "seed", "phases", "project",
-               "restarts", "search", "hints")
+               "restarts", "search", "hints", "lp")
 
 
 class Job:
@@ -113,7 +113,7 @@ class Searcher:
         job = self.job
         if job.fresh or (self.compiled is None and not self.failed):
             self.compiled = compile_model(job.variables, job.constraints, job.objective,
-                                          job.sense)
+                                          job.sense, relax=bool(job.options.get("lp")))
             self.failed = self.compiled is None
         return self.compiled
 

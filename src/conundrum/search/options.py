@@ -38,7 +38,8 @@ class SearchOptions:
     """How to search (names as in ECLiPSe's search/6)."""
 
     __slots__ = ("var_select", "value_select", "method", "time_limit", "node_limit", "seed",
-                 "on_progress", "phases", "project", "restarts", "search", "hints", "lns")
+                 "on_progress", "phases", "project", "restarts", "search", "hints", "lns",
+                 "lp")
 
     def __init__(self, var_select: str = "dom_wdeg", value_select: str = "auto",
                  method: object = "complete", time_limit: float | None = None,
@@ -46,7 +47,8 @@ class SearchOptions:
                  on_progress: Callable[[SearchStats], object] | None = None,
                  phases: object = None, project: object = None,
                  restarts: str | None = None, search: str = "auto",
-                 hints: object = None, lns: bool | None = None) -> None:
+                 hints: object = None, lns: bool | None = None,
+                 lp: bool | None = None) -> None:
         self.var_select = var_select
         self.value_select = value_select
         self.method = method
@@ -73,13 +75,16 @@ class SearchOptions:
         # branch and bound (False), or None, the default: the first when a time limit is
         # given (compiler/lns.py `chosen`)
         self.lns = lns
+        # the cut of the root's linear relaxation on the objective (True,
+        # compiler/relaxation.py), none (False), or None, the default: none for now
+        self.lp = lp
 
     def copy(self) -> SearchOptions:
         """A copy to change without changing the caller's."""
         return SearchOptions(self.var_select, self.value_select, self.method,
                              self.time_limit, self.node_limit, self.seed, self.on_progress,
                              self.phases, self.project, self.restarts, self.search,
-                             self.hints, self.lns)
+                             self.hints, self.lns, self.lp)
 
     def validate(self) -> tuple[str, int | None]:
         """Check the options; return the method as (kind, N)."""
@@ -127,6 +132,9 @@ def check_options(options: dict[str, object]) -> None:
     lns = options.get("lns")
     if lns is not None and not isinstance(lns, bool):
         raise ValueError(f"lns must be True, False or None, not {lns!r}")
+    lp = options.get("lp")
+    if lp is not None and not isinstance(lp, bool):
+        raise ValueError(f"lp must be True, False or None, not {lp!r}")
     if lns and "method" in options and parse_method(options["method"])[0] != "complete":
         raise ValueError("lns cannot be combined with method lds or bbs (each neighbourhood "
                          "has a node budget of its own)")
