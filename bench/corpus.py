@@ -6,6 +6,7 @@ repositories read at fixed commits out of local git mirrors, through
     python bench/corpus.py                     # run it: bench/CORPUS.json and bench/CORPUS.md
     python bench/corpus.py --report-only       # rebuild CORPUS.md from CORPUS.json
     python bench/corpus.py --only 'mzb/golomb/*,hakank/*' --timeout 30 --output /tmp/c.md
+    python bench/corpus.py --only ... --cn-flags '--lp' --no-variants --output /tmp/lp.md
 
 Each entry runs as whole `minizinc` processes, one at a time (`--jobs 1`: timing), one core
 each: `minizinc --solver S -s --output-mode dzn --output-objective [-a] -t MS MODEL DATA`.
@@ -97,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60, help="seconds per run (default 60)")
     ap.add_argument("--runs", type=int, default=1, help="runs per entry and solver (median)")
     ap.add_argument("--only", help="entry names or shell globs, comma-separated")
+    ap.add_argument("--cn-flags", default="", metavar="FLAGS",
+                    help="conundrum's own flags for every conundrum run (--fzn-flags), "
+                    "e.g. '--lp' (the report's meta keeps the command)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="entries at a time (default 1: timing); the screening may use 2")
     ap.add_argument("--screen", action="store_true", help="select the corpus (the manifest)")

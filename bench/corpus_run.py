@@ -220,8 +220,9 @@ class Runner:
         cells, answers = {}, {}
         for solver in SOLVERS:
             runs = []
+            extra = tuple(self.args.cn_flags.split()) if solver == "conundrum" else ()
             for _ in range(self.args.runs):
-                rec, a = measure(solver, paths, kind, t)
+                rec, a = measure(solver, paths, kind, t, extra)
                 runs.append(rec)
                 answers[solver] = a
                 if not a.complete or rec["wall"] > 10:  # not repeated: slow or unfinished

@@ -6,6 +6,8 @@ optimum under every search against brute force; and it proves a transportation p
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import math
 import random
@@ -166,6 +168,40 @@ def test_the_cut_proves_the_transportation_problem():
         best = m.minimize(cost, lp=True, search=search, node_limit=5_000)
         assert best.value(cost) == 450 and m.stats.status == "optimal_solution", search
         assert m.stats.bound == 450
+    best = m.minimize(cost, node_limit=5_000)  # the default posts it too
+    assert m.stats.status == "optimal_solution"
+    best = m.minimize(cost, lp=False, search="classic", node_limit=5_000)
+    assert m.stats.status != "optimal_solution" and m.stats.bound < 450
+
+
+def test_the_command_line_switches_it_off(tmp_path):
+    """`conundrum fzn` posts the cut unless --no-lp: shipping's FlatZinc, proved within
+    a second by default, is not proved in the same node budget without it."""
+    fzn = tmp_path / "shipping.fzn"
+    rows = [f"var 0..1000: s{i};" for i in range(12)]
+    cost = [6, 5, 7, 9, 3, 2, 4, 1, 7, 3, 9, 5]
+    rows.append("var 0..100000: total :: output_var;")
+    for w, need in enumerate([30, 20, 35, 20]):
+        rows.append(f"constraint int_lin_le([-1,-1,-1],[s{w},s{w + 4},s{w + 8}],{-need});")
+    for f, cap in enumerate([40, 40, 25]):
+        terms = ",".join(f"s{4 * f + w}" for w in range(4))
+        rows.append(f"constraint int_lin_le([1,1,1,1],[{terms}],{cap});")
+    terms = ",".join(f"s{i}" for i in range(12))
+    rows.append(f"constraint int_lin_eq([{','.join(map(str, cost))},-1],[{terms},total],0);")
+    rows.append("solve minimize total;")
+    fzn.write_text("\n".join(rows) + "\n")
+    from conundrum.cli import main
+
+    def run(*flags):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["fzn", "-s", "--search", "classic", "--no-lns", "-t", "3000", *flags,
+                  str(fzn)])
+        return out.getvalue()
+
+    default = run()
+    assert "total = 450;" in default and "==========" in default
+    assert "==========" not in run("--no-lp")
 
 
 def test_the_option_is_checked():

@@ -50,9 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     lns.add_argument("--no-lns", action="store_true",
                      help="no large neighbourhood search, even with -t (the portfolio's "
                      "exact searches only)")
-    p.add_argument("--lp", action="store_true",
-                   help="bound an optimisation by the linear relaxation of its linear "
-                   "constraints, solved at the root (a cut on the objective)")
+    p.add_argument("--no-lp", action="store_true",
+                   help="no linear relaxation: by default an optimisation is bounded by the "
+                   "relaxation of its linear constraints, solved at the root (a cut on the "
+                   "objective)")
     p.add_argument("--why", action="store_true",
                    help="on an unsatisfiable model, also print a minimal set of its "
                    "constraints that cannot hold together, as %% comments (searched for "
@@ -155,8 +156,8 @@ def search_options(problem: Problem, args: argparse.Namespace) -> dict:
         opts["restarts"] = restarts
     if args.search is not None:
         opts["search"] = args.search
-    if args.lp and problem.kind != "satisfy":
-        opts["lp"] = True
+    if args.no_lp:
+        opts["lp"] = False
     if args.no_lns:
         opts["lns"] = False
     elif (args.lns or problem.lns) and problem.kind != "satisfy" and \

@@ -94,10 +94,10 @@ class SearchKeywords(TypedDict, total=False):
       (the default search of an optimisation); ``False`` never. With ``workers=`` or
       ``scheduler=`` every worker searches neighbourhoods of the shared incumbent, then
       the split search proves it;
-    - ``lp``: ``True`` bounds an optimisation by the linear relaxation of its linear
-      constraints, solved at the root: the cut it gives the objective proves the
-      relaxation's bound and, under branch and bound, fixes what cannot improve on the
-      incumbent (reduced costs); ``False`` or ``None`` (the default): no relaxation;
+    - ``lp``: ``None`` (the default) or ``True`` bounds an optimisation by the linear
+      relaxation of its linear constraints, solved at the root: the cut it gives the
+      objective proves the relaxation's bound and, under branch and bound, removes what
+      cannot improve on the incumbent (reduced costs); ``False``: no relaxation;
     - ``workers``, ``scheduler``, ``ordered``: parallel search on worker processes or a
       Dask cluster (an address such as ``"tcp://host:8786"`` or a Client).
     """

@@ -39,7 +39,7 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
         # delivered inside a big-integer operation of the compiled build, it would abort
         with deferred():
             compiled = compile_model(variables, constraints, objective, sense,
-                                     deadline=deadline, relax=bool(opts.lp))
+                                     deadline=deadline, relax=opts.lp is not False)
     except TimeUp:  # the time limit ran out while posting or propagating at the root
         stats.stop("time_limit")
         stats.seconds = time.perf_counter() - start

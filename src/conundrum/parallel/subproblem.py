@@ -113,7 +113,7 @@ class Searcher:
         job = self.job
         if job.fresh or (self.compiled is None and not self.failed):
             self.compiled = compile_model(job.variables, job.constraints, job.objective,
-                                          job.sense, relax=bool(job.options.get("lp")))
+                                          job.sense, relax=job.options.get("lp") is not False)
             self.failed = self.compiled is None
         return self.compiled
 

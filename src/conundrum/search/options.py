@@ -75,8 +75,8 @@ class SearchOptions:
         # branch and bound (False), or None, the default: the first when a time limit is
         # given (compiler/lns.py `chosen`)
         self.lns = lns
-        # the cut of the root's linear relaxation on the objective (True,
-        # compiler/relaxation.py), none (False), or None, the default: none for now
+        # the cut of the root's linear relaxation on the objective (compiler/relaxation.py):
+        # None (the default) and True post it when it raises the root's bound, False never
         self.lp = lp
 
     def copy(self) -> SearchOptions:

@@ -22,8 +22,8 @@ EXTRA_FLAGS = [["--restarts", "restart the search every so many failures, keepin
                 "bool", "false"],
                ["--no-lns", "never search large neighbourhoods, even under a time limit (the "
                 "portfolio's exact searches only)", "bool", "false"],
-               ["--lp", "bound an optimisation by the linear relaxation of its linear "
-                "constraints, solved at the root (a cut on the objective)", "bool", "false"],
+               ["--no-lp", "no linear relaxation (by default an optimisation is bounded by "
+                "the relaxation of its linear constraints, solved at the root)", "bool", "false"],
                ["--why", "on an unsatisfiable model, also print a minimal set of the FlatZinc's "
                 "constraints that cannot hold together, as comments", "bool", "false"]]
 FZN_COMMAND = "conundrum-fzn"
