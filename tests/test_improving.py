@@ -175,19 +175,20 @@ def knapsack_values(sols: list[cn.Solution], take: list[cn.Var], w: list[int], v
 def test_knapsack_sequence_with_and_without_workers() -> None:
     m, take, value, w, v, cap = knapsack(18)
     optimum = best_value(w, v, cap)
-    sols = list(m.improving(value, "max"))
+    # (lp=False: the relaxation's fractional bound would end the run in a few steps)
+    sols = list(m.improving(value, "max", lp=False))
     values = knapsack_values(sols, take, w, v, cap)
     assert len(values) > 10 and values == sorted(set(values))
     assert values[-1] == optimum and m.stats.status == "optimal_solution"
 
-    par = list(m.improving(value, "max", workers=2))
+    par = list(m.improving(value, "max", workers=2, lp=False))
     stats = m.stats
     par_values = knapsack_values(par, take, w, v, cap)
     assert par_values == sorted(set(par_values)) and par_values[-1] == optimum
     assert stats.status == "optimal_solution" and stats.workers == 2 and stats.subproblems
     assert children() == []
     assert m.maximize(value, workers=2).value(value) == optimum
-    first = list(m.improving(value, "max", workers=2, limit=3))
+    first = list(m.improving(value, "max", workers=2, limit=3, lp=False))
     assert len(first) == 3 and m.stats.stopped_by == "limit" and children() == []
     knapsack_values(first, take, w, v, cap)
 
@@ -198,8 +199,8 @@ def test_a_limit_gives_a_prefix_of_the_sequence(limit: dict[str, int]) -> None:
     """Stopped early, it yields the first solutions of the whole run (the search is the
     same until the limit), each valid, and says it did not finish."""
     m, take, value, w, v, cap = knapsack(14)
-    whole = list(m.improving(value, "max"))
-    part = list(m.improving(value, "max", **limit))  # type: ignore[arg-type]
+    whole = list(m.improving(value, "max", lp=False))  # (a long run: no relaxation)
+    part = list(m.improving(value, "max", lp=False, **limit))  # type: ignore[arg-type]
     stats = m.stats
     # (a node limit may come after the last improvement, before the proof)
     assert 0 < len(part) <= len(whole) and part == whole[:len(part)]
@@ -210,7 +211,7 @@ def test_a_limit_gives_a_prefix_of_the_sequence(limit: dict[str, int]) -> None:
 
 def test_a_time_limit_stops_it_and_what_it_gave_is_valid() -> None:
     m, take, value, w, v, cap = knapsack(26)  # minutes of search without the limit
-    sols = list(m.improving(value, "max", time_limit=0.3))
+    sols = list(m.improving(value, "max", time_limit=0.3, lp=False))
     stats = m.stats
     values = knapsack_values(sols, take, w, v, cap)
     assert values and values == sorted(set(values))

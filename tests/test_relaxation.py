@@ -208,3 +208,71 @@ def test_the_option_is_checked():
     m, cost = shipping()
     with pytest.raises(cn.ModelError, match="lp must be"):
         m.minimize(cost, lp="yes")
+
+
+@st.composite
+def mixed_models(draw):
+    """Two to three small variables, a linear row, a reified row b <=> (row <= c) or
+    (row == c), and r = array[x0] over constants: what Relaxation linearises beyond the
+    linear rows (big-M rows, the element's convex hull)."""
+    n = draw(st.integers(2, 3))
+    doms = [(draw(st.integers(-2, 1)), draw(st.integers(1, 3))) for _ in range(n)]
+    row = ([draw(st.integers(-3, 3)) for _ in range(n)], draw(st.integers(-3, 5)))
+    reified = ([draw(st.integers(-3, 3)) for _ in range(n)], draw(st.integers(-3, 5)),
+               draw(st.sampled_from(["le", "eq"])))
+    array = [draw(st.integers(-6, 6)) for _ in range(draw(st.integers(2, 6)))]
+    objective = [draw(st.integers(-3, 3)) for _ in range(n + 2)]  # the xs, b and r
+    return doms, row, reified, array, objective
+
+
+def build_mixed(spec):
+    doms, (coefs, c), (rcoefs, rc, rel), array, objective = spec
+    m = cn.Model()
+    xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
+    b = m.bool_var("b")
+    r = m.int_var(-10, 10, "r")
+    m += cn.sum(a * x for a, x in zip(coefs, xs, strict=True)) <= c
+    lhs = cn.sum(a * x for a, x in zip(rcoefs, xs, strict=True))
+    m += b == ((lhs <= rc) if rel == "le" else (lhs == rc))
+    m += r == cn.element(array, xs[0] - doms[0][0])
+    terms = [*xs, b, r]
+    return m, terms, cn.sum(a * t for a, t in zip(objective, terms, strict=True))
+
+
+def mixed_points(spec):
+    doms, (coefs, c), (rcoefs, rc, rel), array, _ = spec
+    for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms)):
+        if sum(a * v for a, v in zip(coefs, p, strict=True)) > c:
+            continue
+        k = p[0] - doms[0][0]
+        if k >= len(array):
+            continue
+        s = sum(a * v for a, v in zip(rcoefs, p, strict=True))
+        yield (*p, int(s <= rc if rel == "le" else s == rc), array[k])
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_models(), st.sampled_from([-1, 1]))
+def test_the_big_m_rows_and_the_element_hull_remove_no_solution(spec, sense):
+    m, terms, objective = build_mixed(spec)
+    points = set(mixed_points(spec))
+    compiled = compile_model(m.variables, m.constraints, objective, 0)
+    if compiled is None:
+        assert not points
+        return
+    try:
+        relaxation_cut(compiled.solver, compiled.obj, sense)
+    except Inconsistency:
+        assert not points
+        return
+    compiled.obj = None
+    index = [next(i for i, v in enumerate(m.variables) if v is t) for t in terms]
+    found = {tuple(v[i] for i in index)
+             for v in compiled.run(SearchOptions(), SearchStats(), 0.0)}
+    assert found == points
+    values = [sum(a * v for a, v in zip(spec[4], p, strict=True)) for p in points]
+    best = (m.minimize if sense < 0 else m.maximize)(objective)
+    if not values:
+        assert best is None
+    else:
+        assert best.value(objective) == (min(values) if sense < 0 else max(values))

@@ -25,7 +25,9 @@ from math import gcd, inf, lcm
 from typing import TYPE_CHECKING
 
 from conundrum.lp import simplex
+from conundrum.propagators.element import ElementConst
 from conundrum.propagators.linear import LinearEq, LinearLe, linear_bounds
+from conundrum.propagators.reified import ReifiedLinear
 
 if TYPE_CHECKING:
     from conundrum.engine import IntVar, IntView, Solver
@@ -35,11 +37,22 @@ MAX_CELLS = 400_000  # rows x columns of the dense tableau
 MAX_DENOMINATOR = 4096   # of a dual multiplier taken as a fraction
 MAX_SCALE = 1 << 40      # beyond this common denominator, multipliers are rounded instead
 FIXED_POINT = 1 << 20
+MAX_ELEMENT = 1000       # index values of an element beyond which it is left out
+
+
+def _turn(o: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> int:
+    """The cross product of o->a and o->b: > 0 for a left turn (a convex lower hull)."""
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
 class Relaxation:
     """The rows {root index: coefficient} with constant c, meaning sum + c <= 0 (`le`) or
-    == 0, and the roots they use."""
+    == 0, and the roots they use. Besides the linear rows themselves: a reified linear
+    b <=> (sum + c <= 0) gives its two big-M rows (sum + c <= M (1 - b) and
+    1 - (sum + c) <= L b, with M and L the largest values over the root's box), b => sum
+    + c == 0 the first of them both ways; a constant element result = array[index] gives
+    the facets of the convex hull of its points (i, array[i]) over the index's values.
+    Each is a valid inequality over the root's box, so their relaxation is one too."""
 
     def __init__(self, solver: Solver) -> None:
         self.rows: list[tuple[dict[int, int], int, bool]] = []
@@ -48,21 +61,59 @@ class Relaxation:
             if not p.active:  # entailed at the root: no constraint within the box
                 continue
             if isinstance(p, LinearLe):
-                le = True
+                self.add(p.coefs, p.xs, p.c, True)
             elif isinstance(p, LinearEq):
-                le = False
-            else:
-                continue
-            terms: dict[int, int] = {}
-            c = p.c
-            for k in range(len(p.xs)):
-                a = p.coefs[k]
-                x = p.xs[k]
-                r = x.root
-                terms[r.index] = terms.get(r.index, 0) + a
-                c += a * x.offset
-                self.roots[r.index] = r
-            self.rows.append((terms, c, le))
+                self.add(p.coefs, p.xs, p.c, False)
+            elif isinstance(p, ReifiedLinear):
+                self.reified(p)
+            elif isinstance(p, ElementConst):
+                self.element(p)
+
+    def add(self, coefs: list[int], xs: list[IntView], c: int, le: bool) -> None:
+        """The row sum(coefs_i xs_i) + c <= 0 (le) or == 0, over the views' roots."""
+        terms: dict[int, int] = {}
+        for k in range(len(xs)):
+            a = coefs[k]
+            x = xs[k]
+            r = x.root
+            terms[r.index] = terms.get(r.index, 0) + a
+            c += a * x.offset
+            self.roots[r.index] = r
+        self.rows.append((terms, c, le))
+
+    def reified(self, p: ReifiedLinear) -> None:
+        """The big-M rows of b <=> (sum + c <= 0), or of b => (sum + c == 0)."""
+        b = p.b
+        if b.lo < 0 or b.hi > 1 or p.rel not in ("le", "eq"):
+            return
+        lo, hi = linear_bounds(p.coefs, p.xs, p.c)
+        if hi > 0:  # b = 1 makes sum + c <= 0: sum + c + hi * b - hi <= 0
+            self.add([*p.coefs, hi], [*p.xs, b], p.c - hi, True)
+        if p.rel == "le" and lo <= 0:  # b = 0 makes sum + c >= 1: 1 - sum - c <= (1 - lo) b
+            self.add([-a for a in p.coefs] + [lo - 1], [*p.xs, b], 1 - p.c, True)
+        if p.rel == "eq" and lo < 0:  # b = 1 makes -(sum + c) <= 0
+            self.add([-a for a in p.coefs] + [-lo], [*p.xs, b], lo - p.c, True)
+
+    def element(self, p: ElementConst) -> None:
+        """The lower and the upper convex hull of (i, array[i]) over the index's values,
+        as rows over (index, result)."""
+        index, result = p.index, p.result
+        values = [i for i in range(max(index.lo, 0), min(index.hi, len(p.array) - 1) + 1)
+                  if index.contains(i)]
+        if len(values) < 2 or len(values) > MAX_ELEMENT:
+            return
+        points = [(i, p.array[i]) for i in values]
+        for sign in (1, -1):  # the lower hull, then the upper one (of the negated points)
+            hull: list[tuple[int, int]] = []
+            for x, y in points:
+                y *= sign
+                while len(hull) >= 2 and _turn(hull[-2], hull[-1], (x, y)) <= 0:
+                    hull.pop()
+                hull.append((x, y))
+            for (x1, y1), (x2, y2) in zip(hull, hull[1:]):
+                # sign * result >= y1 + (y2 - y1) / (x2 - x1) * (index - x1), times x2 - x1
+                dx, dy = x2 - x1, y2 - y1
+                self.add([-dx * sign, dy], [result, index], dx * y1 - dy * x1, True)
 
     def multipliers(self, objective: IntVar, sense: int,
                     max_pivots: int) -> list[Fraction] | None:
@@ -114,12 +165,12 @@ class Relaxation:
             ints = [int(w * scale) for w in weights]
         coefs: dict[int, int] = {}
         const = 0
-        for (terms, c, le), w in zip(self.rows, ints, strict=True):
-            if w == 0 or (le and w < 0):
+        for (terms, c, le), k in zip(self.rows, ints, strict=True):
+            if k == 0 or (le and k < 0):
                 continue
             for index, a in terms.items():
-                coefs[index] = coefs.get(index, 0) + w * a
-            const += w * c
+                coefs[index] = coefs.get(index, 0) + k * a
+            const += k * c
         coefs = {index: a for index, a in coefs.items() if a != 0}
         g = 0
         for a in coefs.values():
