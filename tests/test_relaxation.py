@@ -101,6 +101,9 @@ def test_the_pivot_limit_ends_the_simplex():
     result = simplex.solve(c, rows, [True] * n, [100.0] * n, [0.0] * n, [10.0] * n,
                            max_pivots=2)
     assert result.status == simplex.LIMIT and result.pivots == 2
+    result = simplex.solve(c, rows, [True] * n, [100.0] * n, [0.0] * n, [10.0] * n,
+                           max_work=100)
+    assert result.status == simplex.LIMIT and 0 < result.pivots < 30
 
 
 @settings(max_examples=200, deadline=None)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 BIG = 10**9          # a bound beyond is infinite to the LP (the relaxation only widens)
 MAX_CELLS = 400_000  # rows x columns of the dense tableau
+MAX_WORK = 5_000_000  # tableau entries the pivots may update (about 2 s of pure Python)
 MAX_DENOMINATOR = 4096   # of a dual multiplier taken as a fraction
 MAX_SCALE = 1 << 40      # beyond this common denominator, multipliers are rounded instead
 FIXED_POINT = 1 << 20
@@ -145,7 +146,7 @@ class Relaxation:
             hi.append(float(r.hi) if r.hi < BIG else inf)
         cost = [0.0] * n
         cost[where[objective.index]] = 1.0 if sense < 0 else -1.0
-        result = simplex.solve(cost, dense, le, b, lo, hi, max_pivots)
+        result = simplex.solve(cost, dense, le, b, lo, hi, max_pivots, MAX_WORK)
         if result.status != simplex.OPTIMAL:
             return None
         return [Fraction(w).limit_denominator(MAX_DENOMINATOR) for w in result.duals]

@@ -124,6 +124,7 @@ class _Tableau:
             self.basic[q] = True
         self.cost: list[float] = [0.0] * ncols
         self.reduced: list[float] = [0.0] * ncols
+        self.work = 0  # tableau entries updated by the pivots so far
 
     def price(self, cost: list[float]) -> None:
         """Take `cost` as the objective: reduced costs c - c_B B^-1 A."""
@@ -228,14 +229,16 @@ class _Tableau:
                 for k in nonzero:
                     other[k] -= f * line[k]
                 other[q] = 0.0
+                self.work += len(nonzero)
         f = self.reduced[q]
         if f != 0.0:
             for k in nonzero:
                 self.reduced[k] -= f * line[k]
             self.reduced[q] = 0.0
 
-    def optimise(self, max_pivots: int) -> tuple[int, int]:
-        """Pivot to an optimum of the current costs: (status, pivots)."""
+    def optimise(self, max_pivots: int, max_work: int) -> tuple[int, int]:
+        """Pivot to an optimum of the current costs: (status, pivots); LIMIT past
+        `max_pivots` pivots or `max_work` tableau entries updated in all."""
         pivots = 0
         degenerate = 0
         while True:
@@ -243,7 +246,7 @@ class _Tableau:
             q, direction = self.entering(bland)
             if q < 0:
                 return OPTIMAL, pivots
-            if pivots >= max_pivots:
+            if pivots >= max_pivots or self.work > max_work:
                 return LIMIT, pivots
             row, step = self.leaving(q, direction, bland)
             if step == inf:
@@ -254,8 +257,11 @@ class _Tableau:
 
 
 def solve(c: list[float], rows: list[list[float]], le: list[bool], b: list[float],
-          lo: list[float], hi: list[float], max_pivots: int = 10_000) -> LPResult:
-    """Minimise c.x over rows[i].x <= b[i] (le[i]) or == b[i], lo <= x <= hi."""
+          lo: list[float], hi: list[float], max_pivots: int = 10_000,
+          max_work: int = 50_000_000) -> LPResult:
+    """Minimise c.x over rows[i].x <= b[i] (le[i]) or == b[i], lo <= x <= hi; LIMIT
+    after `max_pivots` pivots or `max_work` tableau entries updated (the same count in
+    the compiled and the pure build, unlike a clock)."""
     n = len(c)
     for j in range(n):
         if lo[j] > hi[j]:
@@ -266,7 +272,7 @@ def solve(c: list[float], rows: list[list[float]], le: list[bool], b: list[float
         if a >= 0:
             phase1[a] = 1.0
     t.price(phase1)
-    status, pivots = t.optimise(max_pivots)
+    status, pivots = t.optimise(max_pivots, max_work)
     if status == LIMIT:
         return LPResult(LIMIT, 0.0, [], [], pivots)
     if t.objective() > FEAS_EPS:
@@ -280,7 +286,7 @@ def solve(c: list[float], rows: list[list[float]], le: list[bool], b: list[float
     for j in range(n):
         cost[j] = c[j]
     t.price(cost)
-    status, more = t.optimise(max_pivots - pivots)
+    status, more = t.optimise(max_pivots - pivots, max_work)
     pivots += more
     if status != OPTIMAL:
         return LPResult(status, 0.0, [], [], pivots)
