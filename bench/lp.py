@@ -9,7 +9,11 @@ compiled twice at the root, without and with the relaxation's cut
 (compiler/relaxation.py); it prints the objective's root bounds both ways, the time of
 the relaxation alone (building its rows and solving the simplex) and the sizes. The models
 whose bound moves are the ones to time with and without `--no-lp` through the corpus
-harness (bench/corpus.py --cn-flags); bench/LP.md has both.
+harness (bench/corpus.py --cn-flags); bench/LP.md has both, and
+
+    python bench/lp.py --table ROOT.json WITH.json WITHOUT.json
+
+prints its table from this script's --json and the harness's two --results.
 """
 
 from __future__ import annotations
@@ -64,6 +68,29 @@ def root_bounds(fzn: Path) -> dict:
             "columns": columns, "seconds": round(seconds, 3), "raised": before != after}
 
 
+def _cell(run: dict) -> str:
+    mark = "" if run.get("complete") else "*"
+    return f"{run.get('answer')}{mark}, {run['wall']:.2f} s, {run.get('nodes')} nodes"
+
+
+def table(root_json: str, with_json: str, without_json: str) -> str:
+    """The markdown table of bench/LP.md: root bounds, Gecode, conundrum without and with
+    the relaxation (an answer marked * is not proved)."""
+    roots = json.loads(Path(root_json).read_text())
+    with_lp = json.loads(Path(with_json).read_text())["entries"]
+    without = json.loads(Path(without_json).read_text())["entries"]
+    lines = ["| model | optimum | root bound without, with | Gecode | conundrum --no-lp | "
+             "conundrum (default: relaxation) |", "|---|---|---|---|---|---|"]
+    for name, run in with_lp.items():
+        root = roots.get(name, {})
+        bounds = f"{root.get('before')} -> {root.get('after')}".replace("[", "").replace(
+            "]", "")
+        lines.append(f"| {name} | {root.get('reference')} | {bounds} | "
+                     f"{_cell(run['gecode'])} | {_cell(without[name]['conundrum'])} | "
+                     f"{_cell(run['conundrum'])} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="entry names or shell globs, comma-separated")
@@ -72,7 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fzn", default="/tmp/conundrum-corpus/lp-fzn",
                     help="where the flattened models are kept")
     ap.add_argument("--json", help="also write the rows as JSON here")
+    ap.add_argument("--table", nargs=3, metavar=("ROOT", "WITH", "WITHOUT"),
+                    help="print bench/LP.md's table from this script's --json and the "
+                    "corpus harness's results with and without --no-lp")
     args = ap.parse_args(argv)
+    if args.table:
+        print(table(*args.table))
+        return 0
     only = matcher(args.only)
     manifest = json.loads(MANIFEST.read_text())
     mirrors = {k: Mirror(c, Path(args.mirrors)) for k, c in COLLECTIONS.items()}
