@@ -224,12 +224,16 @@ def mixed_models(draw):
     reified = ([draw(st.integers(-3, 3)) for _ in range(n)], draw(st.integers(-3, 5)),
                draw(st.sampled_from(["le", "eq"])))
     array = [draw(st.integers(-6, 6)) for _ in range(draw(st.integers(2, 6)))]
-    objective = [draw(st.integers(-3, 3)) for _ in range(n + 2)]  # the xs, b and r
-    return doms, row, reified, array, objective
+    # literals of x0's values (l <=> x0 == v, or x0 != v), one value possibly without:
+    # the direct encoding that ties the element to the literals
+    skip = draw(st.integers(doms[0][0] - 1, doms[0][1]))
+    lits = [(v, draw(st.booleans())) for v in range(doms[0][0], doms[0][1] + 1) if v != skip]
+    objective = [draw(st.integers(-3, 3)) for _ in range(n + 2 + len(lits))]
+    return doms, row, reified, array, objective, lits
 
 
 def build_mixed(spec):
-    doms, (coefs, c), (rcoefs, rc, rel), array, objective = spec
+    doms, (coefs, c), (rcoefs, rc, rel), array, objective, lits = spec
     m = cn.Model()
     xs = [m.int_var(lo, hi, f"x{i}") for i, (lo, hi) in enumerate(doms)]
     b = m.bool_var("b")
@@ -238,12 +242,15 @@ def build_mixed(spec):
     lhs = cn.sum(a * x for a, x in zip(rcoefs, xs, strict=True))
     m += b == ((lhs <= rc) if rel == "le" else (lhs == rc))
     m += r == cn.element(array, xs[0] - doms[0][0])
-    terms = [*xs, b, r]
+    ls = [m.bool_var(f"l{v}") for v, _ in lits]
+    for lit, (v, positive) in zip(ls, lits, strict=True):
+        m += lit == ((xs[0] == v) if positive else (xs[0] != v))
+    terms = [*xs, b, r, *ls]
     return m, terms, cn.sum(a * t for a, t in zip(objective, terms, strict=True))
 
 
 def mixed_points(spec):
-    doms, (coefs, c), (rcoefs, rc, rel), array, _ = spec
+    doms, (coefs, c), (rcoefs, rc, rel), array, _, lits = spec
     for p in itertools.product(*(range(lo, hi + 1) for lo, hi in doms)):
         if sum(a * v for a, v in zip(coefs, p, strict=True)) > c:
             continue
@@ -251,7 +258,8 @@ def mixed_points(spec):
         if k >= len(array):
             continue
         s = sum(a * v for a, v in zip(rcoefs, p, strict=True))
-        yield (*p, int(s <= rc if rel == "le" else s == rc), array[k])
+        yield (*p, int(s <= rc if rel == "le" else s == rc), array[k],
+               *(int((p[0] == v) == positive) for v, positive in lits))
 
 
 @settings(max_examples=300, deadline=None)

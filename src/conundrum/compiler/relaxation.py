@@ -58,7 +58,13 @@ class Relaxation:
     def __init__(self, solver: Solver) -> None:
         self.rows: list[tuple[dict[int, int], int, bool]] = []
         self.roots: dict[int, IntVar] = {}
+        # [x == v] as an affine form of 0/1 literals ({root index: coefficient}, constant),
+        # by x's root index and root value: from b <=> x == v and b <=> x != v
+        self.literals: dict[int, dict[int, tuple[dict[int, int], int]]] = {}
+        elements: list[ElementConst] = []
         for p in solver.propagators:
+            if isinstance(p, ReifiedLinear):
+                self.literal(p)  # (b <=> x == v holds whether or not it is still active)
             if not p.active:  # entailed at the root: no constraint within the box
                 continue
             if isinstance(p, LinearLe):
@@ -69,6 +75,90 @@ class Relaxation:
                 self.reified(p)
             elif isinstance(p, ElementConst):
                 self.element(p)
+                elements.append(p)
+        encodings = self.encodings(solver)
+        for p in elements:
+            self.element_encoded(p, encodings)
+
+    def literal(self, p: ReifiedLinear) -> None:
+        """Note b <=> (a x + c == 0) or (a x + c != 0) over one variable: [x == v] is b,
+        or 1 - b."""
+        if len(p.xs) != 1 or p.rel not in ("eq", "ne") or p.b.lo < 0 or p.b.hi > 1:
+            return
+        a, x = p.coefs[0], p.xs[0]
+        if a == 0 or p.c % a != 0:
+            return
+        value = -p.c // a - x.offset  # of the root
+        b = p.b
+        self.roots[b.root.index] = b.root
+        form = ({b.root.index: 1}, b.offset) if p.rel == "eq" else \
+            ({b.root.index: -1}, 1 - b.offset)
+        known = self.literals.setdefault(x.root.index, {})
+        first = known.setdefault(value, form)
+        if first is not form:  # another literal of the same value: the two are equal
+            row = dict(form[0])
+            for k, a in first[0].items():
+                row[k] = row.get(k, 0) - a
+            self.rows.append((row, form[1] - first[1], False))
+
+    def encodings(self, solver: Solver) -> dict[int, dict[int, tuple[dict[int, int], int]]]:
+        """The variables whose every value but at most one has a literal: for each, [x ==
+        v] of every value v as an affine form, with the rows that tie them together
+        (exactly one holds, and x is the sum of v [x == v]); by root index."""
+        found: dict[int, dict[int, tuple[dict[int, int], int]]] = {}
+        by_index = {v.index: v for v in solver.vars}
+        for index, known in self.literals.items():
+            x = by_index.get(index)
+            if x is None or x.hi - x.lo > MAX_ELEMENT:
+                continue
+            values = [v for v in range(x.lo, x.hi + 1) if x.contains(v)]
+            missing = [v for v in values if v not in known]
+            if len(missing) > 1 or len(values) < 2:
+                continue
+            forms = {v: known[v] for v in values if v in known}
+            total: dict[int, int] = {}
+            const = 0
+            for terms, c in forms.values():
+                for k, a in terms.items():
+                    total[k] = total.get(k, 0) + a
+                const += c
+            if missing:  # [x == v0] = 1 - sum of the others, which is then at most 1
+                forms[missing[0]] = ({k: -a for k, a in total.items()}, 1 - const)
+                self.rows.append((dict(total), const - 1, True))
+            else:
+                self.rows.append((dict(total), const - 1, False))
+            # x = sum(v [x == v])
+            row: dict[int, int] = {index: -1}
+            shift = 0
+            for v, (terms, c) in forms.items():
+                for k, a in terms.items():
+                    row[k] = row.get(k, 0) + v * a
+                shift += v * c
+            self.roots[index] = x
+            self.rows.append((row, shift, False))
+            found[index] = forms
+        return found
+
+    def element_encoded(self, p: ElementConst,
+                        encodings: dict[int, dict[int, tuple[dict[int, int], int]]]) -> None:
+        """result = sum(array[i] [index == i]) when the index's values are encoded."""
+        forms = encodings.get(p.index.root.index)
+        if forms is None:
+            return
+        off = p.index.offset
+        row: dict[int, int] = {}
+        shift = 0
+        for v, (terms, c) in forms.items():
+            i = v + off  # the view's value: a position in the array
+            if not 0 <= i < len(p.array):
+                return  # (the element's own propagation removes it; not yet at this root)
+            for k, a in terms.items():
+                row[k] = row.get(k, 0) + p.array[i] * a
+            shift += p.array[i] * c
+        r = p.result
+        row[r.root.index] = row.get(r.root.index, 0) - 1
+        self.roots[r.root.index] = r.root
+        self.rows.append((row, shift - r.offset, False))
 
     def add(self, coefs: list[int], xs: list[IntView], c: int, le: bool) -> None:
         """The row sum(coefs_i xs_i) + c <= 0 (le) or == 0, over the views' roots."""
@@ -86,6 +176,8 @@ class Relaxation:
         """The big-M rows of b <=> (sum + c <= 0), or of b => (sum + c == 0)."""
         b = p.b
         if b.lo < 0 or b.hi > 1 or p.rel not in ("le", "eq"):
+            return
+        if len(p.xs) == 1 and p.rel == "eq":  # a value's literal: encodings() relates them
             return
         lo, hi = linear_bounds(p.coefs, p.xs, p.c)
         if hi > 0:  # b = 1 makes sum + c <= 0: sum + c + hi * b - hi <= 0
