@@ -108,10 +108,13 @@ def test_the_pivot_limit_ends_the_simplex():
 
 @settings(max_examples=200, deadline=None)
 @given(linear_models(max_vars=4), st.sampled_from(["min", "max"]),
-       st.sampled_from(["classic", "learning", "portfolio", "auto"]))
-def test_the_optimum_under_the_cut_against_brute_force(model, sense, search):
+       st.sampled_from([{"search": "classic"}, {"search": "learning"},
+                        {"search": "portfolio"}, {"search": "auto"}, {"lns": True},
+                        {"time_limit": 30.0}]))
+def test_the_optimum_under_the_cut_against_brute_force(model, sense, options):
+    """Every search (and LNS, and the default under a time limit) ends at the optimum."""
     m, xs, objective = build_linear(model)
-    best = (m.minimize if sense == "min" else m.maximize)(objective, search=search, lp=True)
+    best = (m.minimize if sense == "min" else m.maximize)(objective, lp=True, **options)
     optimum = brute_optimum(model, sense)
     if optimum is None:
         assert best is None and m.stats.status == "unsatisfiable"
@@ -263,8 +266,10 @@ def mixed_points(spec):
 
 
 @settings(max_examples=300, deadline=None)
-@given(mixed_models(), st.sampled_from([-1, 1]))
-def test_the_big_m_rows_and_the_element_hull_remove_no_solution(spec, sense):
+@given(mixed_models(), st.sampled_from([-1, 1]),
+       st.sampled_from([{"search": "classic"}, {"search": "learning"}, {"search": "auto"},
+                        {"lns": True}]))
+def test_the_big_m_rows_and_the_element_hull_remove_no_solution(spec, sense, options):
     m, terms, objective = build_mixed(spec)
     points = set(mixed_points(spec))
     compiled = compile_model(m.variables, m.constraints, objective, 0)
@@ -282,7 +287,7 @@ def test_the_big_m_rows_and_the_element_hull_remove_no_solution(spec, sense):
              for v in compiled.run(SearchOptions(), SearchStats(), 0.0)}
     assert found == points
     values = [sum(a * v for a, v in zip(spec[4], p, strict=True)) for p in points]
-    best = (m.minimize if sense < 0 else m.maximize)(objective)
+    best = (m.minimize if sense < 0 else m.maximize)(objective, **options)
     if not values:
         assert best is None
     else:

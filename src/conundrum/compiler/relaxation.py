@@ -57,7 +57,6 @@ class Relaxation:
 
     def __init__(self, solver: Solver) -> None:
         self.rows: list[tuple[dict[int, int], int, bool]] = []
-        self.roots: dict[int, IntVar] = {}
         # [x == v] as an affine form of 0/1 literals ({root index: coefficient}, constant),
         # by x's root index and root value: from b <=> x == v and b <=> x != v
         self.literals: dict[int, dict[int, tuple[dict[int, int], int]]] = {}
@@ -76,9 +75,13 @@ class Relaxation:
             elif isinstance(p, ElementConst):
                 self.element(p)
                 elements.append(p)
-        encodings = self.encodings(solver)
+        by_index = {v.index: v for v in solver.vars}
+        encodings = self.encodings(by_index)
         for p in elements:
             self.element_encoded(p, encodings)
+        # the columns: the variables some row uses, in the order the rows first name them
+        self.roots: dict[int, IntVar] = {k: by_index[k] for terms, _, _ in self.rows
+                                         for k in terms}
 
     def literal(self, p: ReifiedLinear) -> None:
         """Note b <=> (a x + c == 0) or (a x + c != 0) over one variable: [x == v] is b,
@@ -90,7 +93,6 @@ class Relaxation:
             return
         value = -p.c // a - x.offset  # of the root
         b = p.b
-        self.roots[b.root.index] = b.root
         form = ({b.root.index: 1}, b.offset) if p.rel == "eq" else \
             ({b.root.index: -1}, 1 - b.offset)
         known = self.literals.setdefault(x.root.index, {})
@@ -101,12 +103,12 @@ class Relaxation:
                 row[k] = row.get(k, 0) - a
             self.rows.append((row, form[1] - first[1], False))
 
-    def encodings(self, solver: Solver) -> dict[int, dict[int, tuple[dict[int, int], int]]]:
+    def encodings(self, by_index: dict[int, IntVar],
+                  ) -> dict[int, dict[int, tuple[dict[int, int], int]]]:
         """The variables whose every value but at most one has a literal: for each, [x ==
         v] of every value v as an affine form, with the rows that tie them together
         (exactly one holds, and x is the sum of v [x == v]); by root index."""
         found: dict[int, dict[int, tuple[dict[int, int], int]]] = {}
-        by_index = {v.index: v for v in solver.vars}
         for index, known in self.literals.items():
             x = by_index.get(index)
             if x is None or x.hi - x.lo > MAX_ELEMENT:
@@ -134,7 +136,6 @@ class Relaxation:
                 for k, a in terms.items():
                     row[k] = row.get(k, 0) + v * a
                 shift += v * c
-            self.roots[index] = x
             self.rows.append((row, shift, False))
             found[index] = forms
         return found
@@ -157,7 +158,6 @@ class Relaxation:
             shift += p.array[i] * c
         r = p.result
         row[r.root.index] = row.get(r.root.index, 0) - 1
-        self.roots[r.root.index] = r.root
         self.rows.append((row, shift - r.offset, False))
 
     def add(self, coefs: list[int], xs: list[IntView], c: int, le: bool) -> None:
@@ -169,7 +169,6 @@ class Relaxation:
             r = x.root
             terms[r.index] = terms.get(r.index, 0) + a
             c += a * x.offset
-            self.roots[r.index] = r
         self.rows.append((terms, c, le))
 
     def reified(self, p: ReifiedLinear) -> None:
@@ -253,9 +252,7 @@ class Relaxation:
                 break
         if scale > MAX_SCALE:  # round to a fixed point instead (any weights stay valid)
             scale = FIXED_POINT
-            ints = [int(w * scale) for w in weights]  # towards 0: a <= row's stays >= 0
-        else:
-            ints = [int(w * scale) for w in weights]
+        ints = [int(w * scale) for w in weights]  # towards 0: a <= row's stays >= 0
         coefs: dict[int, int] = {}
         const = 0
         for (terms, c, le), k in zip(self.rows, ints, strict=True):
@@ -289,14 +286,13 @@ def relaxation_cut(solver: Solver, objective: IntView, sense: int,
     a = coefs.get(z.index, 0)
     if a == 0 or (a < 0) != (sense < 0):  # the combination does not bound the objective
         return None
-    views = [relaxation.roots[index] for index in coefs]
-    cs = [coefs[index] for index in coefs]
-    rest_lo, _ = linear_bounds([cs[k] for k in range(len(cs)) if views[k] is not z],
-                               [v for v in views if v is not z], const)
+    others = [index for index in coefs if index != z.index]
+    rest_lo, _ = linear_bounds([coefs[index] for index in others],
+                               [relaxation.roots[index] for index in others], const)
     # the bound it gives z over the root box: a*z + rest <= 0
     bound = -((-rest_lo) // -a) if a < 0 else (-rest_lo) // a
     if (bound <= z.lo) if sense < 0 else (bound >= z.hi):
         return None  # nothing gained at the root; its reduced costs alone are not worth a row
-    cut = LinearLe(solver, cs, list(views), const)
+    cut = LinearLe(solver, list(coefs.values()), [relaxation.roots[i] for i in coefs], const)
     solver.post(cut)
     return cut
