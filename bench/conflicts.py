@@ -9,6 +9,7 @@ conflicts per second, and the ratio of each build to the first.
 
     python bench/conflicts.py --python old=/tmp/venv-old/bin/python \\
         --python new=/tmp/venv-new/bin/python --seconds 10 --output bench/CONFLICTS.md
+    python bench/conflicts.py --site old=/tmp/old/site --site new=/tmp/new/site
     python bench/conflicts.py --only golomb --seconds 5     # this interpreter only
 
 A conflict is a failure of the search (`stats.fails`): each one is analysed into a nogood.
@@ -51,11 +52,12 @@ print(json.dumps({{"fails": s.fails, "nodes": s.nodes, "seconds": took,
 """
 
 
-def run_one(python: str, name: str, seconds: float, options: dict) -> dict:
-    """One instance under one build, in a child process."""
+def run_one(python: str, name: str, seconds: float, options: dict, site: str = "") -> dict:
+    """One instance under one build (an interpreter, and a directory put first on its path
+    when the build is installed there), in a child process."""
     code = CHILD.format(bench=str(HERE), name=name, seconds=seconds, options=options)
     p = subprocess.run([python, "-c", code], capture_output=True, text=True,
-                       timeout=seconds * 3 + 60, env={**os.environ, "PYTHONPATH": ""})
+                       timeout=seconds * 3 + 60, env={**os.environ, "PYTHONPATH": site})
     if p.returncode != 0:
         return {"error": (p.stderr.strip().splitlines() or ["?"])[-1]}
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -117,6 +119,9 @@ def main() -> int:
     ap.add_argument("--python", action="append", default=[], metavar="NAME=PATH",
                     help="a build to measure: a name and its interpreter (repeatable); "
                          "default: this interpreter")
+    ap.add_argument("--site", action="append", default=[], metavar="NAME=DIR",
+                    help="a build installed in DIR (pip install --target DIR), run by this "
+                         "interpreter with DIR on its path (repeatable)")
     ap.add_argument("--seconds", type=float, default=10, help="time per run (default 10)")
     ap.add_argument("--only", help="instances whose name contains one of these (comma-separated)")
     ap.add_argument("--options", default='{"var_select": "activity"}',
@@ -124,7 +129,11 @@ def main() -> int:
                          "setting, var_select=activity)")
     ap.add_argument("--output", help="write the Markdown report here (and .json beside it)")
     args = ap.parse_args()
-    builds = dict(b.split("=", 1) for b in args.python) or {"this": sys.executable}
+    builds = {name: (python, "") for name, python in (b.split("=", 1) for b in args.python)}
+    builds.update((name, (sys.executable, site))
+                  for name, site in (b.split("=", 1) for b in args.site))
+    if not builds:
+        builds = {"this": (sys.executable, "")}
     options = json.loads(args.options)
     from hard import hard_instances
     names = [i.name for i in hard_instances()]
@@ -134,8 +143,8 @@ def main() -> int:
     rows: dict[str, dict[str, dict]] = {}
     for name in names:
         rows[name] = {}
-        for b, python in builds.items():
-            rows[name][b] = cell = run_one(python, name, args.seconds, options)
+        for b, (python, site) in builds.items():
+            rows[name][b] = cell = run_one(python, name, args.seconds, options, site)
             r = rate(cell)
             print(f"{name:32} {b:8} {cell.get('fails', '-')!s:>9} conflicts "
                   f"{(f'{r:,.0f}/s' if r else cell.get('error', '-'))}", flush=True)
@@ -145,7 +154,7 @@ def main() -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores; load average "
                    + " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "search": f"search='learning', {options}, time_limit={args.seconds:g} s, one core",
-        "builds": ", ".join(f"{b} ({p})" for b, p in builds.items()),
+        "builds": ", ".join(f"{b} ({site or python})" for b, (python, site) in builds.items()),
     }
     text = report(list(builds), rows, meta)
     print(text)

@@ -174,3 +174,25 @@ def test_periodic_mask_sets_every_step_th_bit(first: int, step: int, width: int)
     for i in range(first, width, step):
         expected |= 1 << i
     assert periodic_mask(first, step, width) == expected
+
+
+@given(st.one_of(st.integers(0, 2**70), st.integers(0, 2**5000),
+                 st.lists(st.integers(0, 9000), max_size=6).map(
+                     lambda ps: sum(1 << p for p in set(ps)))))
+def test_offsets_lists_the_set_bits_at_every_width(bits: int) -> None:
+    """offsets has three paths (a word, a word at a time up to 4,096 bits, the binary
+    text beyond): each lists exactly the set bits, in increasing order."""
+    assert offsets(bits) == [i for i in range(bits.bit_length()) if bits >> i & 1]
+
+
+@given(st.integers(-70, 70), st.integers(0, 2**130))
+def test_values_list_is_the_domain(lo: int, bits: int) -> None:
+    """A view's values_list (read without a generator) lists exactly its domain."""
+    s = Solver()
+    x = s.int_var(lo, lo + 130)
+    try:
+        x.keep_mask(lo, bits)
+    except Inconsistency:
+        return
+    assert x.values_list() == [v for v in range(lo, lo + 131) if x.contains(v)]
+    assert x.values_list() == list(x.values())

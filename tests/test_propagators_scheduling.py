@@ -89,6 +89,40 @@ def test_edge_finding_is_sound(data: st.DataObject) -> None:
         assert all(starts[i] >= pushed[i] for i in range(n)), (starts, pushed)
 
 
+def _completion(tasks: list[int], est: list[int], p: list[int]) -> int:
+    """ECT of a set of tasks, by its definition: the largest est_a plus the durations of
+    the set's tasks that start no earlier than est_a."""
+    return max(est[a] + sum(p[j] for j in tasks if est[j] >= est[a]) for a in tasks)
+
+
+@given(data=st.data())
+def test_edge_finding_pushes_what_its_rule_says(data: st.DataObject) -> None:
+    """edge_finding returns exactly the rule of its docstring, computed from the
+    definitions: for each L, Ω = {j : lct_j <= L} overloaded fails; a task outside Ω with
+    ECT(Ω ∪ {i}) > L starts at ECT(Ω) or later (the largest such push)."""
+    n = data.draw(st.integers(1, 9), label="n")
+    est = data.draw(st.lists(st.integers(0, 20), min_size=n, max_size=n), label="est")
+    p = data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n), label="p")
+    slack = data.draw(st.lists(st.integers(0, 15), min_size=n, max_size=n), label="slack")
+    lct = [e + q + k for e, q, k in zip(est, p, slack)]
+    expected = list(est)
+    overloaded = False
+    for bound in sorted(set(lct)):
+        omega = [j for j in range(n) if lct[j] <= bound]
+        ect = _completion(omega, est, p)
+        if ect > bound:
+            overloaded = True
+            break
+        for i in range(n):
+            if lct[i] > bound and _completion([*omega, i], est, p) > bound:
+                expected[i] = max(expected[i], ect)
+    if overloaded:
+        with pytest.raises(Inconsistency):
+            edge_finding(est, lct, p)
+    else:
+        assert edge_finding(est, lct, p) == expected
+
+
 def test_cumulative_timetabling_and_capacity() -> None:
     """A fixed task of demand 2 at [2, 5) on capacity 2: B (demand 1) cannot start in 1..4;
     the capacity variable rises to the compulsory peak."""

@@ -12,6 +12,8 @@ from typing import Final
 
 BITSET_LIMIT: Final = 1 << 16
 WIDE: Final = 4096  # bit sets longer than this are scanned as text, not bit by bit
+WORD: Final = 62  # bits of a small int in compiled code (mypyc tags 63-bit ints)
+WORD_MASK: Final = (1 << WORD) - 1
 
 
 def mask_of(offsets: Iterable[int]) -> int:
@@ -59,21 +61,37 @@ def count_bits(bits: int) -> int:
     return n
 
 
-def offsets(bits: int) -> Iterator[int]:
-    """The positions of the set bits, in increasing order."""
-    if bits.bit_length() <= WIDE:
+def offsets(bits: int) -> list[int]:
+    """The positions of the set bits, in increasing order, as a list (a plain loop: a
+    generator costs a frame switch per bit in compiled code)."""
+    out: list[int] = []
+    if bits.bit_length() <= WORD:
         while bits:
             low = bits & -bits
-            yield low.bit_length() - 1
+            out.append(low.bit_length() - 1)
             bits ^= low
-        return
-    # each `bits & -bits` on a huge int copies it: find the ones in its binary text instead
+        return out
+    if bits.bit_length() <= WIDE:
+        # a word at a time: the inner loop then works on small ints, where `bits & -bits`
+        # on the whole set would build two big ints per bit
+        base = 0
+        while bits:
+            word = bits & WORD_MASK
+            bits >>= WORD
+            while word:
+                low = word & -word
+                out.append(base + low.bit_length() - 1)
+                word ^= low
+            base += WORD
+        return out
+    # each shift or `bits & -bits` on a huge int copies it: find the ones in its binary
+    # text instead
     text = bin(bits)[:1:-1]
     i = text.find("1")
     while i >= 0:
-        yield i
+        out.append(i)
         i = text.find("1", i + 1)
-
+    return out
 
 
 def window(a: int, b: int, lo: int, hi: int, bits: int) -> int:

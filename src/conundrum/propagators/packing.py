@@ -60,13 +60,17 @@ class BinPacking(Propagator):
         k = len(loads)
         required = [0] * k
         possible = [0] * k
+        open_bins: list[list[int]] = []  # each unplaced item's bins, read once
         for i in range(len(bins)):
             x, w = bins[i], sizes[i]
             if x.lo == x.hi:
                 required[x.lo] += w
                 possible[x.lo] += w
+                open_bins.append([])
             else:
-                for b in x.values():
+                where = x.values_list()
+                open_bins.append(where)
+                for b in where:
                     possible[b] += w
         low_sum = 0
         high_sum = 0
@@ -82,7 +86,10 @@ class BinPacking(Propagator):
             x, w = bins[i], sizes[i]
             if x.lo == x.hi or w == 0:
                 continue
-            for b in x.values_list():
+            where = open_bins[i]
+            if len(where) != x.card:  # x occurs twice and has changed since
+                where = x.values_list()
+            for b in where:
                 if required[b] + w > loads[b].hi:
                     x.remove(b)
                 elif possible[b] - w < loads[b].lo:

@@ -33,7 +33,7 @@ is what the engine requires of a propagator.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import BOUNDS, Inconsistency, IntView, Propagator, Solver
 from conundrum.propagators.cumulative_explain import (
@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
     from conundrum.engine.literals import Pred
 
+NO_TIME: Final = -(1 << 62)  # below every time: the largest value of no task
+
 
 def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
     """Earliest starts implied by overload checking and edge-finding on a unary resource.
@@ -70,40 +72,44 @@ def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
     outside Ω that cannot complete with Ω before L (ECT(Ω ∪ {i}) > L) must come after all of
     Ω, so it starts at ECT(Ω) or later. ECT of a set is the largest est_a + (the durations of
     the tasks of the set that start no earlier than est_a). Returns the new earliest starts
-    (never smaller than `est`)."""
+    (never smaller than `est`). O(n^2 log n); the work lists are made once, not per Ω
+    (this runs at every call of a disjunctive: allocation was most of its cost)."""
     n = len(est)
     out = list(est)
     by_est = sorted(range(n), key=lambda k: est[k])
+    starts = [0] * n  # Ω's earliest starts, in increasing order (its first m entries)
+    dur = [0] * n
+    suffix = [0] * (n + 1)  # suffix[a]: the durations of Ω's tasks a.. in that order
+    prefix_max = [0] * n  # the largest starts[b] + suffix[b] over b <= a
+    suffix_max = [0] * (n + 1)  # ... over b >= a
     for bound in sorted(set(lct)):
-        omega = [j for j in by_est if lct[j] <= bound]
-        m = len(omega)
-        if m == 0:
-            continue
-        starts = [est[j] for j in omega]
-        # suffix[a] = durations of omega[a:]; val[a] = starts[a] + suffix[a]
-        suffix = [0] * (m + 1)
+        m = 0
+        for j in by_est:
+            if lct[j] <= bound:
+                starts[m] = est[j]
+                dur[m] = p[j]
+                m += 1
+        suffix[m] = 0
+        suffix_max[m] = NO_TIME
         for a in range(m - 1, -1, -1):
-            suffix[a] = suffix[a + 1] + p[omega[a]]
-        val = [starts[a] + suffix[a] for a in range(m)]
-        prefix_max = [0] * m
-        best = val[0]
+            suffix[a] = suffix[a + 1] + dur[a]
+            v = starts[a] + suffix[a]
+            suffix_max[a] = v if v > suffix_max[a + 1] else suffix_max[a + 1]
+        best = starts[0] + suffix[0]
         for a in range(m):
-            if val[a] > best:
-                best = val[a]
+            v = starts[a] + suffix[a]
+            if v > best:
+                best = v
             prefix_max[a] = best
         ect = best
         if ect > bound:
             raise Inconsistency
-        suffix_max = [0] * (m + 1)
-        suffix_max[m] = -(1 << 62)
-        for a in range(m - 1, -1, -1):
-            suffix_max[a] = val[a] if val[a] > suffix_max[a + 1] else suffix_max[a + 1]
         for i in range(n):
             if lct[i] <= bound or out[i] >= ect:
                 continue
             # thresholds at or before est_i also count i; later ones do not; the threshold
             # est_i itself counts i and every task of omega starting no earlier
-            b = bisect_right(starts, est[i])
+            b = bisect_right(starts, est[i], 0, m)
             with_i = est[i] + p[i] + suffix[b]
             if b > 0 and prefix_max[b - 1] + p[i] > with_i:
                 with_i = prefix_max[b - 1] + p[i]
