@@ -445,6 +445,52 @@ def test_element_const(array, specs, big_result):
                element_pred(array), gac=True)
 
 
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_element_const_long_arrays_of_few_values(data):
+    """A long array of few distinct values (filtered value by value, through each value's
+    mask of positions, while the index has more values than the array has distinct ones;
+    position by position after that): domain consistent after the post and after each
+    of a sequence of removals, failing exactly when nothing is left."""
+    n = data.draw(st.integers(16, 300), label="n")
+    top = data.draw(st.integers(-3, 6), label="largest value")
+    array = data.draw(st.lists(st.integers(-3, top), min_size=n, max_size=n), label="array")
+    s = Solver()
+    index = s.int_var(0, n - 1)
+    result = s.int_var(-3, 6)
+    # what the user removed: the truth is every pair left by those removals
+    allowed_i = set(range(n)) - data.draw(st.sets(st.integers(0, n - 1)), label="holes")
+    allowed_r = set(range(-3, 7))
+
+    def pairs() -> list[tuple[int, int]]:
+        return [(i, array[i]) for i in range(n) if i in allowed_i and array[i] in allowed_r]
+
+    try:
+        index.keep_values(sorted(allowed_i))
+        s.post(ElementConst(s, array, index, result))
+        while True:
+            assert index.values_list() == [i for i, _ in pairs()]
+            assert result.values_list() == sorted({v for _, v in pairs()})
+            if not data.draw(st.integers(0, 8), label="go on"):
+                return
+            step = data.draw(st.sampled_from(["result", "positions of", "position"]))
+            if step == "result":
+                v = data.draw(st.integers(-3, 6), label="value")
+                allowed_r.discard(v)
+                result.remove(v)
+            elif step == "positions of":  # the index loses every position of one value
+                v = data.draw(st.integers(-3, 6), label="value")
+                allowed_i -= {i for i in range(n) if array[i] == v}
+                index.keep_values(sorted(allowed_i))
+            else:
+                i = data.draw(st.integers(0, n - 1), label="position")
+                allowed_i.discard(i)
+                index.remove(i)
+            s.fix_point()
+    except Inconsistency:
+        assert not pairs()
+
+
 def _intersects(a, b) -> bool:
     if a.bits >= 0:
         return any(b.contains(v) for v in a.values())

@@ -12,9 +12,10 @@ The index is restricted to 0..len(array)-1 when the propagator is posted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Propagator, Solver
+from conundrum.engine.bits import mask_of, offsets
 from conundrum.propagators import element_explain
 from conundrum.propagators.support_explain import columns_of, explain_removals, explain_wipeout
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from conundrum.engine.literals import Pred
 
 __all__ = ["ElementConst", "ElementVar"]
+
+MANY_VALUES: Final = 256  # arrays with more distinct values are filtered position by position
 
 
 class ElementConst(Propagator):
@@ -52,6 +55,10 @@ class ElementConst(Propagator):
                 off = v - self.rbase
                 rbits.append(1 << off if 0 <= off <= width else 0)
         self.rbits = rbits
+        # for an array of few distinct values: each value's bit (as in rbits) and the mask
+        # of its positions, so that a call costs a few big-int ANDs per value instead of a
+        # step per position (a 5,977-word dictionary over 26 letters)
+        self.by_value: list[tuple[int, int]] = _positions_by_value(rbits)
         # the pairs (i, array[i]) and their columns: made on the first explanation
         self.pairs: list[tuple[int, ...]] = []
         self.columns: list[dict[int, list[int]]] = []
@@ -84,18 +91,26 @@ class ElementConst(Propagator):
     def propagate(self) -> None:
         index, result = self.index, self.result
         if index.bits >= 0 and result.bits >= 0:
-            rbits = self.rbits
             res = result.bits << (result.lo - self.rbase)
             idx = index.mask(0, index.hi)  # bit i stands for position i
             keep_i = keep_r = 0
-            rest = idx
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                b = rbits[low.bit_length() - 1]
-                if b & res:
-                    keep_i |= low
-                    keep_r |= b
+            by_value = self.by_value
+            if by_value and index.card > len(by_value):
+                for b, where in by_value:
+                    if b & res:
+                        w = where & idx
+                        if w:
+                            keep_i |= w
+                            keep_r |= b
+            else:
+                rbits = self.rbits
+                kept: list[int] = []
+                for i in offsets(idx):
+                    b = rbits[i]
+                    if b & res:
+                        kept.append(i)
+                        keep_r |= b
+                keep_i = idx if len(kept) == index.card else mask_of(kept)
             if keep_i != idx:
                 index.keep_mask(0, keep_i)
             if keep_r != res:
@@ -118,6 +133,19 @@ class ElementConst(Propagator):
         result.keep_values(results)
         if index.lo == index.hi:
             self.deactivate()
+
+
+def _positions_by_value(rbits: list[int]) -> list[tuple[int, int]]:
+    """For each value bit of `rbits` (0s skipped), the mask of the positions holding it;
+    [] when there are too many distinct values for that to pay (or none)."""
+    where: dict[int, list[int]] = {}
+    for i in range(len(rbits)):
+        b = rbits[i]
+        if b:
+            where.setdefault(b, []).append(i)
+    if len(where) > MANY_VALUES or len(where) * 8 > len(rbits):
+        return []
+    return [(b, mask_of(positions)) for b, positions in where.items()]
 
 
 def _intersects(a: IntView, r: IntView) -> bool:
