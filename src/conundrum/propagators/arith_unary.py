@@ -79,11 +79,17 @@ class Abs(Relation):
             z.assign(abs(x.lo))
             self.deactivate()
         elif listable(x) and x.size() <= self.limit:
-            zs = {abs(a) for a in x.values() if z.contains(abs(a))}
-            if not zs:
+            xs = x.values_list()
+            kept = [a for a in xs if z.contains(abs(a))]
+            if not kept:
                 raise Inconsistency
-            z.keep_values(zs)
-            x.keep_values([a for a in x.values() if abs(a) in zs])
+            zs = {abs(a) for a in kept}
+            # a domain whose every value is supported keeps them all: rebuilding its mask
+            # at every call was most of the time of a model of 21 such |x - y| over -99..99
+            if len(zs) != z.size():
+                z.keep_values(zs)
+            if len(kept) != len(xs):
+                x.keep_values(kept)
         else:
             abs_bounds(x, z)
 
@@ -121,11 +127,15 @@ class Power(Relation):
             z.assign(x.lo ** k)
             self.deactivate()
         elif listable(x) and x.size() <= self.limit:
-            zs = {a ** k for a in x.values() if z.contains(a ** k)}
-            if not zs:
+            xs = x.values_list()
+            kept = [a for a in xs if z.contains(a ** k)]
+            if not kept:
                 raise Inconsistency
-            z.keep_values(zs)
-            x.keep_values([a for a in x.values() if a ** k in zs])
+            zs = {a ** k for a in kept}
+            if len(zs) != z.size():  # as in Abs: no rebuild of a fully supported domain
+                z.keep_values(zs)
+            if len(kept) != len(xs):
+                x.keep_values(kept)
         else:
             power_bounds(x, k, z)
 
