@@ -122,6 +122,22 @@ def _reified_eq_ne() -> cn.Model:
     return m
 
 
+def _reified_values() -> cn.Model:
+    """Value literals b <=> x == v and c <=> x != v (ReifiedValue): decided by a hole the
+    search makes at v, and enforcing the value or the hole once decided."""
+    m = cn.Model()
+    x = m.int_var([0, 1, 2, 4, 5], name="x")
+    y = m.int_var(0, 5, "y")
+    bs = [m.bool_var(f"b{v}") for v in range(6)]
+    c = m.bool_var("c")
+    m += [bs[v] == (x == v) for v in range(6)]
+    m += c == (y != 2)
+    m += x != y  # holes made by the search
+    m += cn.sum(bs) + c >= 2
+    m += bs[4] <= c
+    return m
+
+
 def _reified_missing() -> cn.Model:
     """b decided when the one unfixed term's needed value is a hole or no integer."""
     m = cn.Model()
@@ -236,6 +252,7 @@ MODELS: dict[str, Callable[[], cn.Model | tuple[cn.Model, cn.Expr, int]]] = {
     # term), over a view and a domain with holes
     "reified_eq_ne": lambda: _reified_eq_ne(),
     "reified_missing": lambda: _reified_missing(),
+    "reified_values": lambda: _reified_values(),
     "clause": one(lambda m, x: (x[0] == 1) | (x[1] != x[2]) | (x[3] >= 2)),
     "alldiff_value": one(lambda m, x: cn.all_different(x, strength="value")),
     "alldiff_bounds": one(lambda m, x: cn.all_different(x, strength="bounds")),

@@ -56,7 +56,7 @@ def reify_linear(aux: Aux, lin: Lin, r: str, node: object = None) -> Lin:
         truth = (c <= 0) if r == "le" else (c == 0) if r == "eq" else (c != 0)
         return Lin(None, int(truth))
     b = aux.truth(node)
-    aux.post_prop(reified.ReifiedLinear(aux.solver, b, r, coefs, xs, c))
+    aux.post_prop(reified.reified_linear(aux.solver, b, r, coefs, xs, c))
     return Lin.of(b)
 
 

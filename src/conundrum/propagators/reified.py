@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from conundrum.engine import BOUNDS, IntView, Propagator, Solver
+from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in, on_view
 from conundrum.propagators.linear import (
     linear_bounds,
@@ -248,3 +248,52 @@ class ReifiedLinear(Propagator):
                 return True
         del out[start:]
         return False
+
+
+class ReifiedValue(ReifiedLinear):
+    """b <=> (x == v) or b <=> (x != v): ReifiedLinear's case of one term with a unit
+    coefficient (MiniZinc's `int_eq_reif(x, 3, b)`, a value's literal), which models of
+    reified decompositions hold by the thousand. It is woken by every change of x (a hole
+    at v decides b at once, where the sum's bounds would not notice it) and decides in
+    constant time; it makes the inferences ReifiedLinear makes, so it is explained as one.
+    Posted by `reified_linear` below, never with b among the terms."""
+
+    def __init__(self, solver: Solver, b: IntView, rel: str, coefs: list[int],
+                 xs: list[IntView], c: int) -> None:
+        super().__init__(solver, b, rel, coefs, xs, c)
+        self.x = xs[0]
+        self.value = -c * coefs[0]  # a x + c == 0 with a = +-1: x == -c / a == -c a
+        self.equal = rel == "eq"
+        self.idempotent = True
+
+    def post(self) -> None:
+        self.x.subscribe(self, DOMAIN)
+        self.b.subscribe(self, BOUNDS)
+        self.propagate()
+
+    def propagate(self) -> None:
+        b, x, v = self.b, self.x, self.value
+        if b.lo == b.hi:
+            if (b.lo == 1) == self.equal:
+                journal = self.solver.journal
+                if journal is not None:
+                    journal.current_code = 0  # no divisibility reasoning (see explain)
+                x.assign(v)
+            else:
+                x.remove(v)
+        elif not x.contains(v):
+            b.assign(0 if self.equal else 1)
+        elif x.lo == x.hi:
+            b.assign(1 if self.equal else 0)
+        else:
+            return
+        self.deactivate()
+
+
+def reified_linear(solver: Solver, b: IntView, rel: str, coefs: list[int],
+                   xs: list[IntView], c: int) -> ReifiedLinear:
+    """The propagator of b <=> (sum(a_i x_i) + c REL 0): ReifiedValue where it applies."""
+    if (len(xs) == 1 and rel != "le" and (coefs[0] == 1 or coefs[0] == -1)
+            and xs[0].root is not b.root):
+        return ReifiedValue(solver, b, rel, coefs, xs, c)
+    return ReifiedLinear(solver, b, rel, coefs, xs, c)
