@@ -27,7 +27,7 @@ import heapq
 from typing import TYPE_CHECKING, Final
 
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
-from conundrum.engine.literals import EQ, GE, LE, NE, Pred
+from conundrum.engine.literals import EQ, GE, LE, NE, Pred, key
 from conundrum.engine.reasons import domain_preds, explain_entry
 
 if TYPE_CHECKING:
@@ -172,6 +172,13 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
 
     uip: Pred | None = None
     seen: set[int] = {p.var.index for p in conflict}
+    # the predicates of explanations placed so far, by key: about half of those the
+    # explanations give are placed already (golomb-10), and placing one again finds the
+    # same entry, which is pending (group membership kept it once) or resolved (a
+    # predicate of a later explanation holds before the entry explained, so never at a
+    # resolved one), or the same kept bound
+    placed: set[int] = set()
+    nvars = len(journal.vars)
     solver = journal.solver
     steps = 0
     while heap:
@@ -202,7 +209,10 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
         explanation: list[Pred] = []
         explain_entry(journal, e, explanation)
         for q in split_equalities(explanation):
-            _place(journal, q, root, top, pending, heap, kept)
+            k = key(q, nvars)
+            if k not in placed:  # placing a predicate twice changes nothing (see below)
+                placed.add(k)
+                _place(journal, q, root, top, pending, heap, kept)
     if uip is None:
         raise AssertionError("conflict analysis found no UIP")
     lower = minimise(list(kept.values()))
