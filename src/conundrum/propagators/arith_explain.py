@@ -15,13 +15,13 @@ k's domain (those the entry excluded: below a raised lower bound, above a lowere
 bound, or a hole it made) have no support with the others in theirs. It holds when none of
 them lies in the hull or (few enough to list, EXPLAIN_LIMIT checks) none has a support by
 enumeration. It starts from the domains just before e (k's previous one: the generic
-explanation's box) and is then widened towards the root domains as far as it still holds,
-k's own domain first: a whole domain to the root, else its holes dropped, else each bound
-in turn. What is left is the explanation: nothing for a root domain, the bounds kept, or
-the full domain. So the other variables' bounds explain a bounds inference, k's previous
-domain comes in only when the new bound skipped holes of it, and a variable the inference
-did not need is left out. A failure is proved the same way: some view has no supported
-value at all.
+explanation's box) and is then widened towards the root domains as far as it still holds
+(the widenings together spend at most EXPLAIN_LIMIT more checks), k's own domain first: a
+whole domain to the root, else its holes dropped, else each bound in turn. What is left is
+the explanation: nothing for a root domain, the bounds kept, or the full domain. So the
+other variables' bounds explain a bounds inference, k's previous domain comes in only when
+the new bound skipped holes of it, and a variable the inference did not need is left out. A
+failure is proved the same way: some view has no supported value at all.
 
 So an explanation is sound whatever path the propagator took, as long as `hull`
 over-approximates and `satisfied` is the constraint; tests/test_journal.py checks both
@@ -183,10 +183,10 @@ def _supported(p: Relation, k: int, v: int, lo: list[int], hi: list[int],
 
 
 def _excluded(p: Relation, k: int, entry: _Entry | None, lo: list[int], hi: list[int],
-              bits: list[int]) -> bool:
+              bits: list[int], budget: list[int]) -> bool:
     """Whether no value of view k's domain (lo[k], hi[k], bits[k]) that the entry excluded
     (every value when entry is None: a failure) has a support in the others' domains:
-    the hull first, then enumeration within EXPLAIN_LIMIT checks."""
+    the hull first, then enumeration within the checks left in budget[0] (spent)."""
     hull = p.hull(k, lo, hi, bits)
     bad: list[int] = []
     for t in range(0, len(hull), 2):
@@ -199,7 +199,6 @@ def _excluded(p: Relation, k: int, entry: _Entry | None, lo: list[int], hi: list
             bad.append(b)
         else:
             _bad_ranges(entry, a, b, bad)
-    budget = [EXPLAIN_LIMIT]
     for t in range(0, len(bad), 2):
         a, b = bad[t], bad[t + 1]
         v = _first_in(a, b, lo[k], hi[k], bits[k])
@@ -228,6 +227,10 @@ class _Box:
         self.bits: list[int] = []
         self.need: list[int] = []
         self.src: list[int] = []
+        # the checks the widenings may spend together: one proof's worth. Each widening
+        # that enumeration cannot settle spent a whole EXPLAIN_LIMIT before; there are up
+        # to 4 a view (prime_looking's explanations: 90% of its learning search's time)
+        self.spare = [EXPLAIN_LIMIT]
 
     def read(self, x: IntView, entry: int) -> None:
         """Add view x with its domain as `entry` left it."""
@@ -238,8 +241,11 @@ class _Box:
         self.need.append(FULL if bits >= 0 else BOUNDS_ONLY)
         self.src.append(entry)
 
-    def proves(self, p: Relation, k: int, entry: _Entry | None) -> bool:
-        return _excluded(p, k, entry, self.lo, self.hi, self.bits)
+    def proves(self, p: Relation, k: int, entry: _Entry | None, first: bool = False) -> bool:
+        """Whether the box proves the entry (`first`: the proof the explanation needs,
+        with checks of its own; else a widening, from the spare ones)."""
+        budget = [EXPLAIN_LIMIT] if first else self.spare
+        return _excluded(p, k, entry, self.lo, self.hi, self.bits, budget)
 
     def relax(self, p: Relation, k: int, entry: _Entry | None, j: int) -> None:
         """Widen view j's domain towards its root domain as far as the proof (of view k)
@@ -305,7 +311,7 @@ def explain_change(journal: Journal, p: Relation, e: int, out: list[Pred]) -> bo
     for j in range(len(xs)):
         r = xs[j].root.index
         box.read(xs[j], journal.prev[e] if j == k else journal.entry_before(r, e))
-    if not box.proves(p, k, entry):
+    if not box.proves(p, k, entry, first=True):
         return False  # beyond the hull and the enumeration: the generic explanation
     box.relax(p, k, entry, k)  # the changed variable's own domain first
     for j in range(len(xs)):
@@ -326,7 +332,7 @@ def explain_failure(journal: Journal, p: Relation, out: list[Pred]) -> bool:
     for x in xs:
         box.read(x, journal.entry_before(x.root.index, now))
     for k in range(len(xs)):
-        if box.proves(p, k, None):
+        if box.proves(p, k, None, first=True):
             box.relax(p, k, None, k)
             for j in range(len(xs)):
                 if j != k:
