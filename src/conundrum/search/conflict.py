@@ -177,7 +177,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     # same entry, which is pending (group membership kept it once) or resolved (a
     # predicate of a later explanation holds before the entry explained, so never at a
     # resolved one), or the same kept bound
-    placed: set[int] = set()
+    filed: set[int] = set()
     nvars = len(journal.vars)
     solver = journal.solver
     steps = 0
@@ -210,8 +210,8 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
         explain_entry(journal, e, explanation)
         for q in split_equalities(explanation):
             k = key(q, nvars)
-            if k not in placed:  # placing a predicate twice changes nothing (see below)
-                placed.add(k)
+            if k not in filed:  # placing a predicate twice changes nothing (see above)
+                filed.add(k)
                 _place(journal, q, root, top, pending, heap, kept)
     if uip is None:
         raise AssertionError("conflict analysis found no UIP")
