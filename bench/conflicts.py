@@ -79,8 +79,9 @@ def flatzinc_instances(cache: Path) -> dict[str, tuple[Path, bool]]:
     for entry in json.loads((FZN_DATA / "manifest.json").read_text()):
         fzn = cache / f"{entry['name']}.fzn"
         if not fzn.exists():
+            # no .ozn: minizinc would write it beside the model, into the test data
             cmd = ["minizinc", "--solver", "conundrum", "-c", "--output-mode", "dzn",
-                   "--fzn", str(fzn), str(FZN_DATA / entry["model"])]
+                   "--no-output-ozn", "--fzn", str(fzn), str(FZN_DATA / entry["model"])]
             if entry.get("data"):
                 cmd.append(str(FZN_DATA / entry["data"]))
             if subprocess.run(cmd, capture_output=True, text=True).returncode != 0:
