@@ -219,3 +219,25 @@ def test_top_level_clauses_and_parities_need_no_truth_variables() -> None:
     for parity in (a ^ b ^ c ^ d, cn.xor(a, b, c, d)):
         cx = Compiler([a, b, c, d], [parity])
         assert len(cx.solver.vars) == 5 and len(cx.solver.propagators) == 1
+
+
+@pytest.mark.parametrize("search", ["classic", "learning", "auto"])
+@pytest.mark.parametrize("equal,truth", [(True, False), (False, True), (True, True),
+                                         (False, False)])
+@pytest.mark.parametrize("v", [3, 4, 5, 7, 8])
+def test_value_literal_on_a_bounds_only_domain(v: int, equal: bool, truth: bool,
+                                               search: str) -> None:
+    """c <=> x == v (or x != v) with x bounds-only (a range too wide for a bit set): when c
+    says x != v while v is interior, the removal cannot be made yet; it must still hold
+    when a bound reaches v later (x <= 7 posted after it, y chosen by the search)."""
+    m = cn.Model()
+    x = m.int_var(0, 10**6, "x")
+    y = m.int_var(0, 3, "y")
+    c = m.bool_var("c")
+    m += c == ((x == v) if equal else (x != v))
+    m += c == int(truth)
+    m += x <= 7
+    m += x >= 4 + y
+    expected = sorted((a, b) for a in range(8) for b in range(4)
+                      if a >= 4 + b and ((a == v) == equal) == truth)
+    assert sorted((s[x], s[y]) for s in m.solutions(search=search)) == expected

@@ -281,6 +281,8 @@ class ReifiedValue(ReifiedLinear):
                 x.assign(v)
             else:
                 x.remove(v)
+                if x.contains(v):
+                    return  # an interior value of a bounds-only domain: wait for a bound
         elif not x.contains(v):
             b.assign(0 if self.equal else 1)
         elif x.lo == x.hi:
