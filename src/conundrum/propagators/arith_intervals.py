@@ -56,16 +56,25 @@ def root_ceil(v: int, k: int) -> int:
 def corner_products(al: int, ah: int, bl: int, bh: int) -> tuple[int, int]:
     """Least and greatest a*b over a in al..ah and b in bl..bh (a bilinear form is
     extremal at the corners of a box)."""
-    p1, p2, p3, p4 = al * bl, al * bh, ah * bl, ah * bh
-    return min(p1, p2, p3, p4), max(p1, p2, p3, p4)
+    return corner_extremes(al * bl, al * bh, ah * bl, ah * bh)
+
+
+def corner_extremes(p1: int, p2: int, p3: int, p4: int) -> tuple[int, int]:
+    """The least and the greatest of four integers. Compared pair by pair, not by
+    min()/max() over four arguments: compiled, those box each integer (a third of
+    golf_puzzle's search went to the builtins' calls)."""
+    lo1, hi1 = (p1, p2) if p1 <= p2 else (p2, p1)
+    lo2, hi2 = (p3, p4) if p3 <= p4 else (p4, p3)
+    return (lo1 if lo1 <= lo2 else lo2), (hi1 if hi1 >= hi2 else hi2)
 
 
 def quotient_range(zl: int, zh: int, bl: int, bh: int) -> tuple[int, int]:
     """The integers between the least and the greatest z / b over z in zl..zh and b in
     bl..bh, a range of one sign without 0; lo > hi when no integer lies between."""
     # z / b is monotone in z and in b when b keeps one sign: extremal at the corners
-    lo = min(ceil_div(zl, bl), ceil_div(zl, bh), ceil_div(zh, bl), ceil_div(zh, bh))
-    hi = max(zl // bl, zl // bh, zh // bl, zh // bh)
+    lo, _ = corner_extremes(ceil_div(zl, bl), ceil_div(zl, bh), ceil_div(zh, bl),
+                            ceil_div(zh, bh))
+    _, hi = corner_extremes(zl // bl, zl // bh, zh // bl, zh // bh)
     return lo, hi
 
 
