@@ -437,8 +437,8 @@ def compiled(name: str, enumerate_small: bool = True) -> CompiledModel:
     if not enumerate_small:
         for x in c.solver.vars:
             for p in x.wake_fix:
-                if isinstance(p, (arith.Abs, arith.Power, arith.BinaryFunction)):
-                    p.limit = 0
+                if isinstance(p, (arith.Power, arith.BinaryFunction)):
+                    p.limit = 0  # (abs has no limit: masks, whatever the width)
     return c
 
 

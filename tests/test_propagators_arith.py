@@ -527,7 +527,7 @@ def test_times_by_a_flag(data):
 def unary(k: int, specs, limit: int) -> Case:
     if k == 1:
         def make(s, xs):
-            return Abs(s, xs[0], xs[1], limit=limit)
+            return Abs(s, xs[0], xs[1])  # no limit: masks, whatever the width
     else:
         def make(s, xs):
             return Power(s, xs[0], k, xs[1], limit=limit)
@@ -557,6 +557,24 @@ def test_abs_and_power_bounds_mode(k, data):
 def test_abs_and_power_enumeration_mode(k, data):
     specs = data.draw(unary_case(k, allow_big=False))
     run_checks(unary(k, specs, 1024), gac=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), lo=st.integers(-3000, 40), width=st.integers(1, 6000))
+def test_abs_by_masks_is_domain_consistent(data, lo, width):
+    """z = |x| over bit sets of any width and sign (either side of 0, across it, wider
+    than the enumeration limit): exactly the supported values stay."""
+    xs = set(data.draw(st.lists(st.integers(lo, lo + width - 1), min_size=1, max_size=60)))
+    zs = set(data.draw(st.lists(st.integers(0, max(abs(lo), abs(lo + width))),
+                                min_size=1, max_size=60)))
+    zs |= set(data.draw(st.sets(st.sampled_from(sorted({abs(a) for a in xs})))))
+    s, (x, z) = build([sorted(xs), sorted(zs)])
+    x_ok = sorted(a for a in xs if abs(a) in zs)
+    if not post(s, lambda s, vs: Abs(s, *vs), [x, z]):
+        assert not x_ok
+        return
+    assert x.values_list() == x_ok
+    assert z.values_list() == sorted({abs(a) for a in x_ok})
 
 
 # ----------------------------------------------------------------- targeted examples

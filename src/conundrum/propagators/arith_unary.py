@@ -48,16 +48,15 @@ def power_bounds(x: IntView, k: int, z: IntView) -> None:
 
 
 class Abs(Relation):
-    """z = |x|: domain consistent by enumeration while x is a bit set of at most `limit`
-    values, bounds (with the excluded middle) otherwise."""
+    """z = |x|: domain consistent on bit sets, by masks (x's values of each sign read as
+    one mask from 0, the negative ones backwards); bounds (with the excluded middle)
+    otherwise."""
 
     priority = 0
 
-    def __init__(self, solver: Solver, x: IntView, z: IntView,
-                 limit: int = ENUMERATION_LIMIT) -> None:
+    def __init__(self, solver: Solver, x: IntView, z: IntView) -> None:
         super().__init__(solver)
         self.x, self.z = x, z
-        self.limit = limit
 
     def views(self) -> list[IntView]:
         return [self.x, self.z]
@@ -78,20 +77,44 @@ class Abs(Relation):
         if x.lo == x.hi:
             z.assign(abs(x.lo))
             self.deactivate()
-        elif listable(x) and x.size() <= self.limit:
-            xs = x.values_list()
-            kept = [a for a in xs if z.contains(abs(a))]
-            if not kept:
-                raise Inconsistency
-            zs = {abs(a) for a in kept}
-            # a domain whose every value is supported keeps them all: rebuilding its mask
-            # at every call was most of the time of a model of 21 such |x - y| over -99..99
-            if len(zs) != z.size():
-                z.keep_values(zs)
-            if len(kept) != len(xs):
-                x.keep_values(kept)
+        elif x.bits >= 0:
+            # the values of x listed and looked up one by one were most of the search of a
+            # model of 21 |x[i] - x[j]| over -99..99 (MiniZinc's pair_divides_the_sum)
+            _abs_by_masks(x, z)
         else:
             abs_bounds(x, z)
+
+
+def _abs_by_masks(x: IntView, z: IntView) -> None:
+    """z = |x| for a bit-set x, domain consistent (z's bounds when z has no bit set)."""
+    xl, xb = x.lo, x.bits
+    # the values of x as masks from 0: bit v of `pos` is x = v >= 0, bit v of `neg` is
+    # x = -v <= 0 (the bits at and below 0, read backwards)
+    if xl >= 0:
+        pos, neg, width = xb << xl, 0, 0
+    else:
+        width = 1 - xl  # the bits of x for the values xl..0
+        pos = xb >> (width - 1)
+        neg = _backwards(xb & ((1 << width) - 1), width)
+    image = pos | neg
+    z.keep_mask(0, image)
+    # z's values as a mask from 0 (a bounds-only z: its range, within x's reach)
+    if z.bits >= 0:
+        zm = z.bits << z.lo
+    else:
+        top = min(z.hi, max(-xl, x.hi))
+        zm = ((1 << (top - z.lo + 1)) - 1) << z.lo
+    if not image & ~zm:
+        return  # every value of x has its |x| in z
+    kept = (zm & pos) >> xl if xl >= 0 else (zm & pos) << width - 1
+    if width:
+        kept |= _backwards(zm & ((1 << width) - 1), width)
+    x.keep_mask(xl, kept)
+
+
+def _backwards(bits: int, width: int) -> int:
+    """The `width` low bits of `bits` in the reverse order (bit i becomes bit width-1-i)."""
+    return int(bin(bits)[:1:-1], 2) << (width - bits.bit_length())
 
 
 class Power(Relation):
