@@ -223,8 +223,8 @@ class BinaryFunction(Relation):
         yvals = y.values_list()
         zlo, zhi, zbits = z.lo, z.hi, z.bits
         # z's bits as text, bit i at index i, when they are wider than a few words: a test
-        # of `zbits >> i` copies the whole big int, once per pair (facility location's
-        # cost sums, multiples of 10 up to 11,400: 80% of the search's time went there)
+        # of `zbits >> i` copies the whole big int, once per pair (80% of facility
+        # location's search when its products, since filtered by bounds, came here)
         text = bin(zbits)[:1:-1] if zbits.bit_length() > TEXT_BITS else ""
         for a in x.values():
             for b in ((a + d,) if shared else yvals):

@@ -9,6 +9,7 @@ which is what reaches the fixpoint when one bound's rounding tightens another.
 from __future__ import annotations
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
+from conundrum.engine.bits import window
 from conundrum.propagators.arith_explain import Relation
 from conundrum.propagators.arith_hulls import abs_hull, power_hull
 from conundrum.propagators.arith_intervals import (
@@ -98,12 +99,8 @@ def _abs_by_masks(x: IntView, z: IntView) -> None:
         neg = _backwards(xb & ((1 << width) - 1), width)
     image = pos | neg
     z.keep_mask(0, image)
-    # z's values as a mask from 0 (a bounds-only z: its range, within x's reach)
-    if z.bits >= 0:
-        zm = z.bits << z.lo
-    else:
-        top = min(z.hi, max(-xl, x.hi))
-        zm = ((1 << (top - z.lo + 1)) - 1) << z.lo
+    # z's values as a mask from 0, within x's reach (a bounds-only z: its range)
+    zm = window(0, max(-xl, x.hi), z.lo, z.hi, z.bits)
     if not image & ~zm:
         return  # every value of x has its |x| in z
     kept = (zm & pos) >> xl if xl >= 0 else (zm & pos) << width - 1
