@@ -6,18 +6,24 @@ in the divisor's domain: that assignment is simply not a solution), cn.exact_div
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import exact_div, floordiv, mod
 from test_properties_harness import (
     RELATIONS,
+    TIME_LIMIT,
     Dom,
+    build,
     check,
     doms,
     int_expr,
+    names_for,
     scaled,
 )
 
@@ -32,6 +38,62 @@ def test_times_of_two_variables(data: st.DataObject, op: str) -> None:
     check(data, domains, f"m += x0 * x1 {op} x2", lambda t: rel(t[0] * t[1], t[2]),
           exprs=[("x0 * x1", lambda t: t[0] * t[1])],
           objective=("x0 * x1 - x2 * x2", lambda t: t[0] * t[1] - t[2] * t[2]))
+
+
+@st.composite
+def untabulated(draw: st.DrawFn, image: Callable[[int, int], int]) -> list[Dom]:
+    """Two value lists of 65 to 72 values in -100..100: more than the 4,096 pairs the
+    compiler tabulates, so that the operation's own propagator filters it (a product by
+    interval reasoning, an absolute value by masks); and a third list partly drawn from
+    the images of the pairs, so that there are solutions."""
+    pair = [Dom(tuple(sorted(draw(st.sets(st.integers(-100, 100), min_size=65,
+                                          max_size=72)))), False) for _ in range(2)]
+    images = sorted({image(a, b) for a in pair[0].values for b in pair[1].values})
+    hits = draw(st.sets(st.sampled_from(images), min_size=1, max_size=8))
+    others = draw(st.sets(st.integers(images[0] - 5, images[-1] + 5), max_size=8))
+    return [*pair, Dom(tuple(sorted(hits | others)), False)]
+
+
+OPERATIONS: dict[str, tuple[str, Callable[[int, int], int]]] = {
+    "product": ("x0 * x1", lambda a, b: a * b),
+    "abs": ("abs(x0 - x1)", lambda a, b: abs(a - b)),
+}
+
+
+@pytest.mark.parametrize("operation", sorted(OPERATIONS))
+@settings(max_examples=scaled(0.5), deadline=None)
+@given(data=st.data(), sense=st.sampled_from(["min", "max"]))
+def test_operations_too_wide_to_tabulate(operation: str, data: st.DataObject,
+                                         sense: str) -> None:
+    """x0 * x1 == x2 and abs(x0 - x1) == x2 over domains the compiler does not tabulate
+    (the propagators BinaryFunction and Abs, which the small domains of the other tests
+    never reach through the API): the brute-force solutions and optimum under the
+    searches the harness draws (classic, learning, auto), and the optimum by large
+    neighbourhood search from neighbourhoods of one variable."""
+    from conundrum.compiler import lns
+
+    expr, image = OPERATIONS[operation]
+    domains = data.draw(untabulated(image), label="domains")
+    src = f"m += {expr} == x2"
+    objective = "x0 - 2 * x1 + x2"
+
+    def value(t: tuple[int, ...]) -> int:
+        return t[0] - 2 * t[1] + t[2]
+
+    truth = check(data, domains, src, lambda t: image(t[0], t[1]) == t[2],
+                  objective=(objective, value))
+    b = build(domains, names_for(3), src)
+    solve = b.m.minimize if sense == "min" else b.m.maximize
+    with mock.patch.object(lns, "INITIAL_RELAX", 0.01):  # round(0.01 * n) < 1: one variable
+        best = solve(eval(objective, b.env), lns=True, time_limit=TIME_LIMIT,
+                     seed=data.draw(st.integers(0, 3), label="seed"))
+    assert b.m.stats.stopped_by is None, f"LNS stopped: {b.m.stats!r}"
+    assert truth, "the domains hold an image of a pair"
+    assert best is not None, "LNS found nothing"
+    tup = tuple(best[x] for x in b.xs)
+    assert tup in set(truth), f"LNS gave a non-solution {tup}"
+    want = min(map(value, truth)) if sense == "min" else max(map(value, truth))
+    assert value(tup) == want, f"LNS's {sense}imum {value(tup)}, expected {want}"
 
 
 @given(data=st.data(), op=REL, k=st.integers(-9, 9))
