@@ -421,9 +421,16 @@ class NogoodStore(Propagator):
         q = preds[start + other]
         if falsified(q):
             return True  # satisfied (see the module docstring on why it may stay)
-        # a not-true predicate to watch instead
-        for j in range(size):
-            if j != w and j != other:
+        # a not-true predicate to watch instead, searched circularly from the one just
+        # made true (Gent 2013): the predicates before it were found true at earlier
+        # visits and mostly still are, so a search from the start reads them again (on
+        # all-interval 24 that read 6.9x more predicates per visit)
+        j = w
+        for _ in range(size - 1):
+            j += 1
+            if j == size:
+                j = 0
+            if j != other:
                 p = preds[start + j]
                 if not holds(p):
                     if slot:
