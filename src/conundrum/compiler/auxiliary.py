@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from conundrum.compiler.linear import ONE, Lin, Rat, ceil_div, normal
+from conundrum.compiler.tabulate import VALUE_LIMIT
 from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
 from conundrum.lang.errors import ModelError
 from conundrum.propagators import arith, linear, rel, table
@@ -178,16 +179,18 @@ class Aux:
 
     def function(self, op: str, x: IntView, y: IntView) -> IntVar:
         """z = x OP y. Small domains: the table of every (a, b, a OP b), filtered to domain
-        consistency by compact-table; otherwise interval reasoning (BinaryFunction)."""
+        consistency by compact-table, unless it takes more than VALUE_LIMIT values (see
+        compiler/tabulate.py); otherwise interval reasoning (BinaryFunction)."""
         if _enumerable(x, y, arith.ENUMERATION_LIMIT):
             f = arith.BINARY_OPS[op][0]
             rows = [(a, b, r) for a in x.values() for b in y.values()
                     for r in (f(a, b),) if r is not None]
             if not rows:
                 raise Inconsistency
-            z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
-            self.post_table([x, y, z], rows, (z,))
-            return z
+            if len({r[2] for r in rows}) <= VALUE_LIMIT:
+                z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
+                self.post_table([x, y, z], rows, (z,))
+                return z
         z = self.aux(*_binary_range(op, x, y))
         self.post_prop(arith.BinaryFunction(self.solver, op, x, y, z))
         return z

@@ -6,7 +6,8 @@ its variables ((G, H, I) -> G*H/I, 729 rows) gives one domain-consistent propaga
 tables that each see only part of it (G*H, then that over I) and propagate less. The
 compiler asks `tabulable` about each maximal arithmetic subtree whose root is non-linear
 (a product, quotient, modulo, power, abs, min or max), and tabulates it when it has at most
-MAX_VARIABLES variables and the product of their domain sizes is at most TABLE_LIMIT.
+MAX_VARIABLES variables, the product of their domain sizes is at most TABLE_LIMIT and it
+takes at most VALUE_LIMIT values.
 
 The values are computed here, exactly (integers and Fractions), column by column over every
 assignment of the variables; an assignment that makes the subexpression undefined (division
@@ -43,6 +44,13 @@ from conundrum.propagators import arith
 
 TABLE_LIMIT = 4096
 MAX_VARIABLES = 4
+# nor when the subexpression takes more values than this: a table whose value column is
+# wide and nearly injective (MiniZinc's template_design: q * r over 0..9 x 204..451, 1,743
+# values in 0..4059) costs a wide bit set at every call, and under the learning search its
+# explanations name that column's holes one by one (learned nogoods of ~400 predicates);
+# the operation's own propagator reasons on bounds at a fraction of the cost. There, with
+# the same 1,729 failures, the classic search proved the optimum in 0.13 s against 1.38 s
+VALUE_LIMIT = 512
 
 Value = int | Fraction | None  # None: undefined for that assignment
 
