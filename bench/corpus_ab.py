@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from corpus import MANIFEST, matcher
 from corpus_mirrors import COLLECTIONS, Mirror
+from corpus_mzn import stats
 
 
 def flatzinc(entry: dict, mirrors: dict[str, Mirror], cache: Path) -> Path | None:
@@ -57,11 +57,10 @@ def run(site: str, fzn: Path, kind: str, timeout: float) -> dict:
                              timeout=timeout + 30).stdout
     except subprocess.TimeoutExpired:
         out = ""
-    nodes = re.findall(r"nodes=(\d+)", out)
-    objective = re.findall(r"objective=(-?\d+)", out)
+    found = stats(out)
     return {"seconds": round(time.perf_counter() - start, 2),
-            "nodes": int(nodes[-1]) if nodes else None,
-            "objective": int(objective[-1]) if objective else None,
+            "nodes": found.get("nodes"),
+            "objective": found.get("objective"),
             "solutions": out.count("----------"),
             "ended": "==========" in out or "=====UNSATISFIABLE=====" in out}
 

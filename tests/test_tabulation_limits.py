@@ -51,17 +51,35 @@ def test_a_product_of_digits_is_a_table():
     assert _tables(m) == 1
 
 
-@pytest.mark.parametrize("search", ["classic", "learning"])
-@pytest.mark.parametrize("bound", [1000, 2040])
-def test_a_wide_product_untabulated_keeps_every_solution(search, bound):
+def _wide(bound: int) -> tuple[cn.Model, cn.Var, cn.Var, list[tuple[int, int]]]:
+    """Products q * r over 0..9 x 204..451 (1,743 values: no table), and the brute
+    force's solutions."""
     m = cn.Model()
     q = m.int_var(0, 9, "q")
     r = m.int_var(204, 451, "r")
     m += q * r >= bound
     m += q * r <= bound + 600
     m += q * r != bound + 60
-    assert _tables(m) == 0
     expected = sorted((a, b) for a in range(10) for b in range(204, 452)
                       if bound <= a * b <= bound + 600 and a * b != bound + 60)
+    return m, q, r, expected
+
+
+@pytest.mark.parametrize("search", ["classic", "learning", "auto"])
+@pytest.mark.parametrize("bound", [1000, 2040])
+def test_a_wide_product_untabulated_keeps_every_solution(search, bound):
+    m, q, r, expected = _wide(bound)
+    assert _tables(m) == 0
     found = sorted((s[q], s[r]) for s in m.solutions(search=search))
     assert found == expected
+
+
+@pytest.mark.parametrize("options", [{"search": "classic"}, {"search": "learning"},
+                                     {"search": "auto"}, {"lns": True, "time_limit": 2}])
+def test_a_wide_product_untabulated_optimised_by_every_search(options):
+    """The least r - 3 q (a sum of both, so that no search is led by one variable)."""
+    m, q, r, expected = _wide(1000)
+    best = m.minimize(r - 3 * q, **options)
+    assert best is not None
+    assert best[r] - 3 * best[q] == min(b - 3 * a for a, b in expected)
+    assert (best[q], best[r]) in expected

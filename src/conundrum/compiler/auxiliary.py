@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from conundrum.compiler.linear import ONE, Lin, Rat, ceil_div, normal
-from conundrum.compiler.tabulate import VALUE_LIMIT
+from conundrum.compiler.tabulate import few_values
 from conundrum.engine import Inconsistency, IntVar, IntView, Propagator, Solver
 from conundrum.lang.errors import ModelError
 from conundrum.propagators import arith, linear, rel, table
@@ -179,7 +179,7 @@ class Aux:
 
     def function(self, op: str, x: IntView, y: IntView) -> IntVar:
         """z = x OP y. Small domains: the table of every (a, b, a OP b), filtered to domain
-        consistency by compact-table, unless it takes more than VALUE_LIMIT values (see
+        consistency by compact-table, unless it takes too many values (`few_values`,
         compiler/tabulate.py); otherwise interval reasoning (BinaryFunction)."""
         if _enumerable(x, y, arith.ENUMERATION_LIMIT):
             f = arith.BINARY_OPS[op][0]
@@ -187,8 +187,9 @@ class Aux:
                     for r in (f(a, b),) if r is not None]
             if not rows:
                 raise Inconsistency
-            if len({r[2] for r in rows}) <= VALUE_LIMIT:
-                z = self.aux(min(r[2] for r in rows), max(r[2] for r in rows))
+            values = {r[2] for r in rows}
+            if few_values(values):
+                z = self.aux(min(values), max(values))
                 self.post_table([x, y, z], rows, (z,))
                 return z
         z = self.aux(*_binary_range(op, x, y))

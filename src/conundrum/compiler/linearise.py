@@ -24,7 +24,7 @@ from conundrum.compiler.auxiliary import MAX_SCALE
 from conundrum.compiler.linear import ONE, Lin, Rat, const_rat, integer, is_integer, normal
 from conundrum.compiler.powers import check_power
 from conundrum.compiler.reify import reify, reify_rel
-from conundrum.compiler.tabulate import VALUE_LIMIT, table_rows, tabulable
+from conundrum.compiler.tabulate import few_values, table_rows, tabulable
 from conundrum.engine import Inconsistency, IntView
 from conundrum.lang.array import Element2D
 from conundrum.lang.errors import ModelError
@@ -86,7 +86,7 @@ def _tabulated(cx: Compiler, node: Expr) -> bool:
     if any(ev.bits < 0 for ev in evs):
         return False
     rows = table_rows(node, variables, [ev.values_list() for ev in evs])
-    if len({v for _, v in rows}) > VALUE_LIMIT:
+    if not few_values(v for _, v in rows):
         return False
     scale = 1
     for _, v in rows:

@@ -7,7 +7,7 @@ tables that each see only part of it (G*H, then that over I) and propagate less.
 compiler asks `tabulable` about each maximal arithmetic subtree whose root is non-linear
 (a product, quotient, modulo, power, abs, min or max), and tabulates it when it has at most
 MAX_VARIABLES variables, the product of their domain sizes is at most TABLE_LIMIT and it
-takes at most VALUE_LIMIT values.
+takes at most VALUE_LIMIT values (`few_values`).
 
 The values are computed here, exactly (integers and Fractions), column by column over every
 assignment of the variables; an assignment that makes the subexpression undefined (division
@@ -20,7 +20,7 @@ no code with either.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -51,6 +51,12 @@ MAX_VARIABLES = 4
 # the operation's own propagator reasons on bounds at a fraction of the cost. There, with
 # the same 1,729 failures, the classic search proved the optimum in 0.13 s against 1.38 s
 VALUE_LIMIT = 512
+
+
+def few_values(values: Iterable[object]) -> bool:
+    """Whether a subexpression or operation taking these values (repeats allowed) is
+    narrow enough for a table (VALUE_LIMIT)."""
+    return len(set(values)) <= VALUE_LIMIT
 
 Value = int | Fraction | None  # None: undefined for that assignment
 
