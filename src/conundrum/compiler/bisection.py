@@ -15,17 +15,24 @@ bound b, each *probe* asks for a value at least halfway from f to b:
 
 Once a probe would only ask for f's next value, the rest is the plain branch and bound
 from the incumbent, without a budget: the answer stays exact
-(the same optimum, proved), every option giving the same one. Under search="auto" that
-last part is the portfolio (compiler/portfolio.py: the classic and the learning search
-in turns, from the incumbent), as for any other objective: a partition model's last 160
-values took the learning search, which auto's switch chose after 10,000 failures, more
-than a minute, where the classic search proves them in seconds. Used for objectives whose
-domain at the root spans more than WIDE values (model/running.py).
+(the same optimum, proved), every option giving the same one. That is `bisect`, the
+search="classic" and "learning" of an objective whose domain at the root spans more than
+WIDE values (model/running.py).
+
+Under search="auto" (and "portfolio") the probes are instead one arm of the portfolio
+(`probe_turns`, compiler/portfolio.py), beside the classic search from scratch and the
+learning search, which may prove the optimum long before the last part does: that part,
+started from a tight incumbent, is the model's search with
+its top decisions chosen under that bound, a different tree, which may be far larger
+than the one branch and bound from scratch walks (hakank's shopping_basket5 under its
+annotation: 112 k nodes from scratch in Gecode, 10.7 M with the bound 44,545 given; the
+probes reach 44,545 and the optimum is 42,013), while a model whose plain branch and
+bound crawls (two rows 10**24 wide) is still proved by the probes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
@@ -35,6 +42,7 @@ from conundrum.search.stats import SearchStats
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel
     from conundrum.search.options import SearchOptions
+    from conundrum.search.slicing import Slice
 
 WIDE = 1 << 16  # objectives spanning more values than this are bisected
 PROBE_NODES = 1000  # the node budget of one probe
@@ -46,37 +54,64 @@ def is_wide(compiled: CompiledModel) -> bool:
     return obj is not None and obj.hi - obj.lo > WIDE
 
 
-# the last part's search, given the incumbent's objective and values and its own stats
-Finish = Callable[[list[int], list[int], SearchStats], Generator[list[int], None, None]]
+class Targets:
+    """Where the probes aim (see the module): the proved bound, and `reach`, the target
+    lying 1/reach of the way from the incumbent's value to it."""
+
+    __slots__ = ("sense", "bound", "reach")
+
+    def __init__(self, compiled: CompiledModel) -> None:
+        obj = compiled.obj
+        assert obj is not None
+        self.sense = compiled.sense
+        self.bound = obj.hi if self.sense > 0 else obj.lo  # the root's: nothing beyond it
+        self.reach = 2
+
+    def gap(self, f: int) -> int:
+        """How far the bound is from the incumbent's value f (0: f is optimal)."""
+        return (self.bound - f) * self.sense
+
+    def target(self, f: int) -> int | None:
+        """The next probe's target, or None once it would only ask for f's next value
+        (the rest is plain branch and bound)."""
+        step = self.gap(f) // self.reach
+        return None if step <= 1 else f + self.sense * step
+
+    def heard(self, outcome: str, target: int, stats: SearchStats) -> None:
+        """A probe's outcome (not "stopped"): a proof moves the bound, a find resets the
+        reach, an unknown halves it."""
+        if outcome == "none":
+            self.bound = target - self.sense  # nothing at least as good as the target
+            stats.tighten(self.bound, self.sense)
+            self.reach = 2
+        elif outcome == "found":
+            self.reach = 2
+        else:  # "unknown": the budget ran out before a solution
+            self.reach *= 2
 
 
 def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
-           start: float, finish: Finish | None = None) -> Generator[list[int], None, None]:
+           start: float) -> Generator[list[int], None, None]:
     """The values of each improving solution, as CompiledModel.run gives them (see the
-    module). `finish`: the search of the last part (default: the options' own)."""
-    obj = compiled.obj
-    assert obj is not None
-    sense = compiled.sense
+    module): the options' own search for the first solution, the probes and the last
+    part."""
     best: list[int] = []
     values = first_solution(compiled, opts, stats, start, best)
     if values is None:
         return
     yield values
     latest = list(values)  # the incumbent's values (a probe's find replaces them)
-    bound = obj.hi if sense > 0 else obj.lo  # the root's: nothing beyond it
-    reach = 2  # the target lies 1/reach of the way from the incumbent to the bound
+    aim = Targets(compiled)
     while True:
         f = best[0]
-        gap = (bound - f) * sense
-        step = gap // reach
-        if gap <= 0:
+        if aim.gap(f) <= 0:
             stats.stopped_by = None  # the bound is met: the incumbent is optimal
             return
-        if step <= 1:
+        target = aim.target(f)
+        if target is None:
             # the plain branch and bound from the incumbent, to its end or a limit
             sub = SearchStats()
-            run = (compiled.run(sub_options(opts, stats, None, None), sub, start, best)
-                   if finish is None else finish(best, latest, sub))
+            run = compiled.run(sub_options(opts, stats, None, None), sub, start, best)
             try:
                 yield from run
             finally:
@@ -84,20 +119,43 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
             merge_counts(stats, sub)
             stats.stopped_by = sub.stopped_by
             if sub.bound is not None:
-                stats.tighten(sub.bound, sense)
+                stats.tighten(sub.bound, compiled.sense)
             return
-        target = f + sense * step
         outcome = yield from _probe(compiled, opts, stats, start, best, target, latest)
         if outcome == "stopped":
             return
-        if outcome == "none":
-            bound = target - sense  # nothing at least as good as the target
-            stats.tighten(bound, sense)
-            reach = 2
-        elif outcome == "found":
-            reach = 2
-        else:  # "unknown": the budget ran out before a solution
-            reach *= 2
+        aim.heard(outcome, target, stats)
+
+
+def probe_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
+                start: float, best: list[int],
+                slicer: Slice) -> Generator[list[int] | None, None, None]:
+    """Bisection as an arm of the portfolio (compiler/portfolio.py), for an objective
+    wide enough for it: probes from the shared incumbent `best` (which the portfolio's
+    first turn has found), each within PROBE_NODES nodes. Yields each better solution's
+    values, and None when its slice is spent (looked at between probes). Once a probe
+    would only ask for the incumbent's next value, the plain branch and bound from the
+    incumbent, in slices too: the arm is then `bisect` after its first solution, so the
+    portfolio is never far behind what search="classic" does on such an objective. Ends
+    with a proof of optimality (stats.stopped_by None) or a limit of the run (named
+    there)."""
+    aim = Targets(compiled)
+    latest: list[int] = []
+    while True:
+        f = best[0]
+        if aim.gap(f) <= 0:
+            stats.stopped_by = None  # the bound is met: the incumbent is optimal
+            return
+        target = aim.target(f)
+        if target is None:
+            yield from compiled.sliced_run(opts, stats, start, best, (), slicer)
+            return
+        outcome = yield from _probe(compiled, opts, stats, start, best, target, latest)
+        if outcome == "stopped":
+            return
+        aim.heard(outcome, target, stats)
+        if slicer.due(stats):
+            yield None
 
 
 def _probe(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,

@@ -17,6 +17,14 @@ state between turns, so that a run is never much slower than the better of the t
   time (search/slicing.py says why): the counts of a run (nodes, failures, which arm
   found which solution) vary from run to run; the answers do not (the optimum, the
   proof, a solution or the proof there is none).
+- **Bisection**: on an objective wide enough for it (compiler/bisection.py), its probes
+  are an arm, second in turn, and the classic arm's first turn ends at its first
+  solution, which they start from (a classic search may improve by one at a time for
+  ever without a failure). The classic search has then chosen its top decisions under
+  no bound, as branch and bound from scratch does: a model's search annotation may be
+  tuned to that tree and lost from a tight bound (bisection.py). The arm is bisection's
+  whole search after its first solution, its last part included (the plain branch and
+  bound from the incumbent). Large neighbourhood search comes last.
 - **Shared incumbent**: both branch and bounds hold the same incumbent list; the classic
   search applies it at its next node, the learning search by a restart when it resumes
   (its learned nogoods stay valid: bounds only tighten).
@@ -68,6 +76,11 @@ class _Arm:
 
             self.run = neighbourhood_turns(self.compiled, self.opts, self.stats, start, best,
                                            incumbent, self.slice)
+        elif self.name == "bisection":
+            from conundrum.compiler.bisection import probe_turns
+
+            self.run = probe_turns(self.compiled, self.opts, self.stats, start, best,
+                                   self.slice)
         else:
             self.run = self.compiled.sliced_run(self.opts, self.stats, start, best, (),
                                                self.slice)
@@ -81,7 +94,7 @@ def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
     and the quasigroup 25 in 0.6 to 6 s, where with activity it found none in 30 s
     (bench/HARD-portfolio.md)."""
     sub = opts.copy()
-    sub.search = "classic" if name == "lns" else name
+    sub.search = "classic" if name in ("lns", "bisection") else name
     sub.node_limit = None
     return sub
 
@@ -89,17 +102,21 @@ def arm_options(opts: SearchOptions, name: str) -> SearchOptions:
 def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
               objective: object, sense: int, opts: SearchOptions, stats: SearchStats,
               start: float, single: bool, neighbourhoods: bool = False,
-              first_fails: int = AUTO_SWITCH_FAILS, best: list[int] | None = None,
-              values: list[int] | None = None) -> Generator[list[int], None, None]:
+              first_fails: int = AUTO_SWITCH_FAILS) -> Generator[list[int], None, None]:
     """The values of each solution, as CompiledModel.run gives them (each improving, with
     an objective); `stats` holds the sum of the arms' (see the module). With
-    `neighbourhoods`, large neighbourhood search is a third arm once there is a solution.
-    `best` (the objective's value) and `values`: an incumbent found before, which every
-    arm must improve on."""
+    `neighbourhoods`, large neighbourhood search is an arm once there is a solution; an
+    objective wide enough for bisection (compiler/bisection.py) has its probes as one."""
+    from conundrum.compiler.bisection import is_wide
     from conundrum.compiler.compiled import compile_model
     from conundrum.engine import TimeUp
 
-    names = ("classic", "learning", "lns") if neighbourhoods else ("classic", "learning")
+    wide = is_wide(compiled)
+    # the probes before the learning search: they end a crawl at once (two rows 10**24
+    # wide: 2,500 nodes where a turn of the learning search first crawls 35,000)
+    names = ["classic", "bisection", "learning"] if wide else ["classic", "learning"]
+    if neighbourhoods:
+        names.append("lns")
     arms = [_Arm(name, arm_options(opts, name)) for name in names]
     report = opts.on_progress
     if report is not None:
@@ -110,16 +127,16 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
         for arm in arms:
             arm.opts.on_progress = progress
     arms[0].compiled = compiled
-    best = [] if best is None else best  # the incumbent every arm bounds its search with
-    incumbent = [] if values is None else [values]  # its values: the neighbourhoods' centre
+    best: list[int] = []  # the incumbent's objective value, which every arm bounds with
+    incumbent: list[list[int]] = []  # its values: the neighbourhoods' centre
     turn = 0
     try:
         while True:
             k = turn
             turn += 1
             arm = arms[k % len(arms)]
-            if arm.name == "lns" and not incumbent:
-                continue  # nothing to draw neighbourhoods around yet
+            if arm.name in ("lns", "bisection") and not incumbent:
+                continue  # nothing to draw neighbourhoods around or to probe from yet
             # the first turn, then each round's turns a little longer than the last's
             length = min(MAX_SLICE, SLICE * GROWTH ** (k // len(arms)))
             if arm.run is None:
@@ -156,6 +173,9 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 yield values
                 if single:
                     return
+                if k == 0 and wide:  # the probes' turn: they start from this solution
+                    ended = False
+                    break
             _sum(stats, arms, start)
             if ended:  # a proof, or a limit: either stands for the whole run
                 if arm.name == "lns" and arm.stats.stopped_by is None:
@@ -211,23 +231,20 @@ def chosen(compiled: CompiledModel, opts: SearchOptions, single: bool) -> bool:
     """Whether a run is a portfolio: with the complete method and no large neighbourhood
     search asked for (lns=True), search="portfolio" for an optimisation or one solution
     (an enumeration of every solution is searched once, depth-first), and search="auto"
-    or "auto:N" likewise unless the objective is one for bisection
-    (compiler/bisection.py) or a learning heuristic asks for the learning search."""
-    from conundrum.compiler.bisection import is_wide
+    or "auto:N" likewise unless a learning heuristic asks for the learning search."""
     from conundrum.search.options import parse_search
 
     if compiled.obj is None and not single:
         return False
     if parse_search(opts.search)[0] == "portfolio":
         return opts.method == "complete" and not opts.lns
-    return auto_portfolio(opts) and not is_wide(compiled)
+    return auto_portfolio(opts)
 
 
 def auto_portfolio(opts: SearchOptions) -> bool:
     """Whether search="auto" (or "auto:N") runs the portfolio where it runs one search:
     the complete method, no large neighbourhood search asked for alone, no learning
-    heuristic. An objective wide enough for bisection runs it as bisection's last part
-    (model/running.py)."""
+    heuristic."""
     from conundrum.search.options import parse_search
     from conundrum.search.selectors import LEARNING_VAR_SELECTS
 

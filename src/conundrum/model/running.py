@@ -76,14 +76,7 @@ def run_snapshot(snapshot: tuple[list[Var], list[Expr]], opts: SearchOptions,
     from conundrum.compiler.bisection import bisect, is_wide
 
     if is_wide(compiled) and opts.method == "complete":
-        finish = None
-        if portfolio.auto_portfolio(opts):
-            def finish(best: list[int], values: list[int],
-                       part: SearchStats) -> Generator[list[int], None, None]:
-                return portfolio.portfolio(compiled, snapshot, objective, sense, opts, part,
-                                           start, False, False, parse_search(opts.search)[1],
-                                           best=best, values=values)
-        yield from deferring(bisect(compiled, opts, stats, start, finish))
+        yield from deferring(bisect(compiled, opts, stats, start))
         return
     yield from deferring(compiled.run(opts, stats, start))
 
