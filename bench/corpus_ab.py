@@ -1,10 +1,10 @@
 """Builds side by side on the corpus's FlatZinc (issue 41): each entry of
 bench/corpus/manifest.json (or those --only names) is compiled once by `minizinc -c` with
-conundrum's library into a cache folder, then run by `conundrum fzn -s -t MS [-a]` under
-each build (`--site NAME=DIR`: a build installed with `pip install --target DIR .`), one
-entry at a time, the builds alternating, so that a change of a propagator is measured on
-the same files in one run. Prints one line an entry (time, nodes, objective, solutions,
-whether the run ended) and writes them as JSON.
+conundrum's library into a cache folder, then run by `conundrum fzn -s -t MS [-a]` (or
+without `-t`: --untimed) under each build (`--site NAME=DIR`: a build installed with
+`pip install --target DIR .`), one entry at a time, the builds alternating, so that a
+change of a propagator is measured on the same files in one run. Prints one line an
+entry (time, nodes, objective, solutions, whether the run ended) and writes them as JSON.
 
     python bench/corpus_ab.py --site before=/tmp/b0/site --site after=/tmp/b1/site \\
         --only 'hakank/golf_puzzle/*,hakank/coins/*' --timeout 20 --output /tmp/ab.json
@@ -45,16 +45,19 @@ def flatzinc(entry: dict, mirrors: dict[str, Mirror], cache: Path) -> Path | Non
     return target
 
 
-def run(site: str, fzn: Path, kind: str, timeout: float) -> dict:
-    """One `conundrum fzn` run under the build at `site`: its figures."""
-    cmd = [sys.executable, "-m", "conundrum", "fzn", "-s", "-t", str(int(timeout * 1000))]
+def run(site: str, fzn: Path, kind: str, timeout: float, timed: bool = True) -> dict:
+    """One `conundrum fzn` run under the build at `site`: its figures. `timed`: with
+    `-t` (as the MiniZinc IDE runs a solver); otherwise killed after `timeout` seconds."""
+    cmd = [sys.executable, "-m", "conundrum", "fzn", "-s"]
+    if timed:
+        cmd += ["-t", str(int(timeout * 1000))]
     if kind == "all":
         cmd.append("-a")
     start = time.perf_counter()
     try:
         out = subprocess.run(cmd + [str(fzn)], capture_output=True, text=True,
                              env=dict(os.environ, PYTHONPATH=site),
-                             timeout=timeout + 30).stdout
+                             timeout=timeout + 30 if timed else timeout).stdout
     except subprocess.TimeoutExpired:
         out = ""
     found = stats(out)
@@ -73,6 +76,9 @@ def main() -> int:
     ap.add_argument("--mirrors", default="/work/.mirror")
     ap.add_argument("--cache", default="/tmp/conundrum-corpus-fzn")
     ap.add_argument("--output", default="/tmp/corpus-ab.json")
+    ap.add_argument("--untimed", action="store_true",
+                    help="run without -t (the default search without a time limit), "
+                         "killed after --timeout seconds")
     args = ap.parse_args()
     sites = [s.split("=", 1) for s in args.site]
     mirrors = {k: Mirror(c, Path(args.mirrors)) for k, c in COLLECTIONS.items()}
@@ -86,7 +92,8 @@ def main() -> int:
         fzn = flatzinc(entry, mirrors, cache)
         if fzn is None:
             continue
-        row = {name: run(site, fzn, entry["kind"], args.timeout) for name, site in sites}
+        row = {name: run(site, fzn, entry["kind"], args.timeout, not args.untimed)
+               for name, site in sites}
         results[entry["name"]] = row
         cells = "  ".join(f"{name}: {r['seconds']} s, {r['nodes']} nodes, objective "
                           f"{r['objective']}, {r['solutions']} solutions"
