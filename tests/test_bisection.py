@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
-from conundrum.compiler import portfolio
+from conundrum.compiler import lns, portfolio
 from conundrum.compiler.bisection import WIDE
 from optimisation_cases import build_linear, linear_models, objective_values
 
@@ -66,17 +66,21 @@ def test_under_auto_the_probes_are_an_arm_of_the_portfolio():
 @settings(max_examples=150, deadline=None)
 @given(linear_models(wide=True), st.sampled_from(["min", "max"]),
        st.sampled_from(["classic", "learning", "auto", "auto:1", "portfolio:1"]),
-       st.sampled_from([None, 5, 20, 60]), st.booleans())
-def test_wide_objectives_reach_the_brute_force_optimum(model, sense, search, limit, tiny):
+       st.sampled_from([None, 5, 20, 60]), st.booleans(), st.booleans())
+def test_wide_objectives_reach_the_brute_force_optimum(model, sense, search, limit, tiny,
+                                                       timed):
     """The optimum without a limit; under a node limit, an answer and a proved bound on
     either side of it. `tiny`: the portfolio's turns are a node or a probe each (after
-    the first), so that the arms, the probes' among them, pause and resume everywhere."""
+    the first), so that the arms, the probes' among them, pause and resume everywhere.
+    `timed`: under a time limit, where the portfolio takes large neighbourhood search as
+    one more arm (neighbourhoods of at most 5 nodes here)."""
     doms, _, objective = model
     m, _, obj = build_linear(model)
     values = objective_values(model)
     solve = m.minimize if sense == "min" else m.maximize
-    with mock.patch.object(portfolio, "SLICE", 0.0 if tiny else portfolio.SLICE):
-        best = solve(obj, search=search, node_limit=limit)
+    with mock.patch.object(portfolio, "SLICE", 0.0 if tiny else portfolio.SLICE), \
+            mock.patch.object(lns, "NEIGHBOURHOOD_NODES", 5):
+        best = solve(obj, search=search, node_limit=limit, time_limit=60 if timed else None)
     span = sum(abs(a) * (hi - lo) for a, (lo, hi) in zip(objective, doms, strict=True))
     assert span > WIDE  # the models do take the bisection
     if not values:

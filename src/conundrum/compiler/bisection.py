@@ -33,7 +33,7 @@ bound crawls (two rows 10**24 wide) is still proved by the probes.
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
 from conundrum.engine import Inconsistency
@@ -54,42 +54,6 @@ def is_wide(compiled: CompiledModel) -> bool:
     return obj is not None and obj.hi - obj.lo > WIDE
 
 
-class Targets:
-    """Where the probes aim (see the module): the proved bound, and `reach`, the target
-    lying 1/reach of the way from the incumbent's value to it."""
-
-    __slots__ = ("sense", "bound", "reach")
-
-    def __init__(self, compiled: CompiledModel) -> None:
-        obj = compiled.obj
-        assert obj is not None
-        self.sense = compiled.sense
-        self.bound = obj.hi if self.sense > 0 else obj.lo  # the root's: nothing beyond it
-        self.reach = 2
-
-    def gap(self, f: int) -> int:
-        """How far the bound is from the incumbent's value f (0: f is optimal)."""
-        return (self.bound - f) * self.sense
-
-    def target(self, f: int) -> int | None:
-        """The next probe's target, or None once it would only ask for f's next value
-        (the rest is plain branch and bound)."""
-        step = self.gap(f) // self.reach
-        return None if step <= 1 else f + self.sense * step
-
-    def heard(self, outcome: str, target: int, stats: SearchStats) -> None:
-        """A probe's outcome (not "stopped"): a proof moves the bound, a find resets the
-        reach, an unknown halves it."""
-        if outcome == "none":
-            self.bound = target - self.sense  # nothing at least as good as the target
-            stats.tighten(self.bound, self.sense)
-            self.reach = 2
-        elif outcome == "found":
-            self.reach = 2
-        else:  # "unknown": the budget ran out before a solution
-            self.reach *= 2
-
-
 def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
            start: float) -> Generator[list[int], None, None]:
     """The values of each improving solution, as CompiledModel.run gives them (see the
@@ -100,31 +64,22 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
     if values is None:
         return
     yield values
-    latest = list(values)  # the incumbent's values (a probe's find replaces them)
-    aim = Targets(compiled)
-    while True:
-        f = best[0]
-        if aim.gap(f) <= 0:
-            stats.stopped_by = None  # the bound is met: the incumbent is optimal
-            return
-        target = aim.target(f)
-        if target is None:
-            # the plain branch and bound from the incumbent, to its end or a limit
-            sub = SearchStats()
-            run = compiled.run(sub_options(opts, stats, None, None), sub, start, best)
-            try:
-                yield from run
-            finally:
-                run.close()
-            merge_counts(stats, sub)
-            stats.stopped_by = sub.stopped_by
-            if sub.bound is not None:
-                stats.tighten(sub.bound, compiled.sense)
-            return
-        outcome = yield from _probe(compiled, opts, stats, start, best, target, latest)
-        if outcome == "stopped":
-            return
-        aim.heard(outcome, target, stats)
+    # (without a slicer the probes never pause)
+    probes = cast("Generator[list[int], None, bool]",
+                  _probes(compiled, opts, stats, start, best, None))
+    if not (yield from probes):
+        return
+    # the plain branch and bound from the incumbent, to its end or a limit
+    sub = SearchStats()
+    run = compiled.run(sub_options(opts, stats, None, None), sub, start, best)
+    try:
+        yield from run
+    finally:
+        run.close()
+    merge_counts(stats, sub)
+    stats.stopped_by = sub.stopped_by
+    if sub.bound is not None:
+        stats.tighten(sub.bound, compiled.sense)
 
 
 def probe_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
@@ -139,27 +94,49 @@ def probe_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats
     portfolio is never far behind what search="classic" does on such an objective. Ends
     with a proof of optimality (stats.stopped_by None) or a limit of the run (named
     there)."""
-    aim = Targets(compiled)
-    latest: list[int] = []
+    if (yield from _probes(compiled, opts, stats, start, best, slicer)):
+        yield from compiled.sliced_run(opts, stats, start, best, (), slicer)
+
+
+def _probes(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,
+            best: list[int], slicer: Slice | None) -> Generator[list[int] | None, None, bool]:
+    """The probes from the incumbent `best` (see the module), yielding each better
+    solution's values, and None when the slicer's slice is spent (looked at between
+    probes). Returns True when the last part is left (a probe would only ask for the
+    incumbent's next value), False when the run is over: the incumbent proved optimal
+    (stats.stopped_by None) or a limit of the run (named there)."""
+    obj = compiled.obj
+    assert obj is not None
+    sense = compiled.sense
+    bound = obj.hi if sense > 0 else obj.lo  # the root's: nothing beyond it
+    reach = 2  # the target lies 1/reach of the way from the incumbent to the bound
     while True:
         f = best[0]
-        if aim.gap(f) <= 0:
+        gap = (bound - f) * sense
+        if gap <= 0:
             stats.stopped_by = None  # the bound is met: the incumbent is optimal
-            return
-        target = aim.target(f)
-        if target is None:
-            yield from compiled.sliced_run(opts, stats, start, best, (), slicer)
-            return
-        outcome = yield from _probe(compiled, opts, stats, start, best, target, latest)
+            return False
+        step = gap // reach
+        if step <= 1:
+            return True
+        target = f + sense * step
+        outcome = yield from _probe(compiled, opts, stats, start, best, target)
         if outcome == "stopped":
-            return
-        aim.heard(outcome, target, stats)
-        if slicer.due(stats):
+            return False
+        if outcome == "none":
+            bound = target - sense  # nothing at least as good as the target
+            stats.tighten(bound, sense)
+            reach = 2
+        elif outcome == "found":
+            reach = 2
+        else:  # "unknown": the budget ran out before a solution
+            reach *= 2
+        if slicer is not None and slicer.due(stats):
             yield None
 
 
 def _probe(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,
-           best: list[int], target: int, latest: list[int]) -> Generator[list[int], None, str]:
+           best: list[int], target: int) -> Generator[list[int], None, str]:
     """Search for solutions with the objective at least as good as `target`, within
     PROBE_NODES nodes, and yield the first. Returns "found", "none" (proved there is
     none), "unknown" (the budget ran out first) or "stopped" (a limit of the whole run)."""
@@ -185,7 +162,6 @@ def _probe(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, sta
         try:
             for values in run:
                 found = True
-                latest[:] = values
                 yield values
                 break
         finally:
