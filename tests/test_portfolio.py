@@ -184,3 +184,36 @@ def run_each(seen: dict[str, set[str]]) -> None:
                           names.add(m.stats.search), **options)
         assert best is not None and best[last] == 25 and m.stats.status == "optimal_solution"
         seen[str(options)] = names
+
+
+def test_the_arm_that_progressed_last_takes_the_longer_turns() -> None:
+    """Shares: equal turns until an arm progresses; then the latest to find a better
+    solution or to tighten the proved bound leads (LEAD times the others' turn), and a
+    turn that changes nothing leaves the lead where it is."""
+    shares = portfolio.Shares()
+    assert shares.factor("classic") == shares.factor("learning") == 1.0
+    shares.record("learning", improved=False, tightened=True)
+    assert shares.factor("learning") == portfolio.LEAD
+    assert shares.factor("classic") == 1.0
+    shares.record("classic", improved=False, tightened=False)
+    assert shares.factor("learning") == portfolio.LEAD
+    shares.record("classic", improved=True, tightened=False)
+    assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
+
+
+def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
+    """Large neighbourhood search never proves: each of its turns without an
+    improvement halves its next one, down to MIN_FADE, and an improvement gives it a
+    whole turn again, but not the lead over the exact searches, which never fade."""
+    shares = portfolio.Shares()
+    shares.record("classic", improved=True, tightened=False)
+    factors = []
+    for _ in range(5):
+        shares.record("lns", improved=False, tightened=False)
+        shares.record("learning", improved=False, tightened=False)
+        factors.append(shares.factor("lns"))
+    assert factors == [0.5, 0.25, 0.125, 0.125, 0.125]
+    assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
+    shares.record("lns", improved=True, tightened=False)
+    assert shares.factor("lns") == 1.0
+    assert shares.factor("classic") == portfolio.LEAD

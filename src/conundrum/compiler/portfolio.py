@@ -11,9 +11,17 @@ state between turns, so that a run is never much slower than the better of the t
   portfolio, search/auto.py), so that every model it finishes within them, the
   benchmark's puzzle and optimisation rows among them, is searched exactly as
   `search="classic"` searches it, in both builds. Then the arms take turns of SLICE
-  seconds, each round's GROWTH times longer than the last's up to MAX_SLICE. Since
-  each arm goes on from where it paused, the run takes at most about twice what the arm
-  that ends it needs alone, plus a turn. Past the first turn the turns are spans of
+  seconds, each round's GROWTH times longer than the last's up to MAX_SLICE.
+- **Shares follow progress** (`Shares`): the exact search that made the latest progress
+  (found a better solution, or tightened the proved bound) takes turns LEAD times as long
+  as the others', and large neighbourhood search, which never ends a run with a proof,
+  fades after each turn without an improvement (its improvements do not take the lead
+  from the exact searches: the lead is a bet on which of them will prove). Equal turns
+  would make a run of n arms n times slower than the arm that ends it alone; on the
+  corpus's optimisations the exact search that found the last solutions is mostly the
+  one that then proves it optimal, and with it leading the run takes about
+  1 + (n - 1) / LEAD times what it needs alone (notes/ISSUE-42-PLAN.md, thirteenth
+  session). Past the first turn the turns are spans of
   time (search/slicing.py says why): the counts of a run (nodes, failures, which arm
   found which solution) vary from run to run; the answers do not (the optimum, the
   proof, a solution or the proof there is none).
@@ -52,6 +60,37 @@ if TYPE_CHECKING:
 SLICE = 0.25  # seconds: every turn of the first round after the classic arm's first
 GROWTH = 1.25  # each round's turns are this much longer than the round's before
 MAX_SLICE = 2.0  # up to this: the arm that ends the run waits at most one turn per other
+LEAD = 2.0  # the exact arm that progressed last takes turns this many times as long
+FADE = 0.5  # LNS's turn shrinks by this after each turn of its without an improvement
+MIN_FADE = 0.125  # down to this (it stays an arm: it may improve again)
+
+
+class Shares:
+    """How long each arm's next turn is, relative to the round's (see the module): the
+    exact search that made the latest progress (an improving solution, or a tighter
+    proved bound) takes LEAD times the turn of the others; large neighbourhood search,
+    which can never end the run with a proof, leads none of them and fades by FADE a
+    turn without an improvement, to MIN_FADE."""
+
+    __slots__ = ("leader", "misses")
+
+    def __init__(self) -> None:
+        self.leader = ""  # the name of the exact arm that progressed last ("": none yet)
+        self.misses = 0  # LNS's turns since its last improvement
+
+    def factor(self, name: str) -> float:
+        """The arm's next turn, as a multiple of the round's turn."""
+        if name == "lns":
+            return max(MIN_FADE, FADE ** self.misses)
+        return LEAD if name == self.leader else 1.0
+
+    def record(self, name: str, improved: bool, tightened: bool) -> None:
+        """After the arm's turn: whether it found a better solution, and whether the
+        run's proved bound tightened during it."""
+        if name == "lns":
+            self.misses = 0 if improved else self.misses + 1
+        elif improved or tightened:
+            self.leader = name
 
 
 class _Arm:
@@ -130,6 +169,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
     best: list[int] = []  # the incumbent's objective value, which every arm bounds with
     incumbent: list[list[int]] = []  # its values: the neighbourhoods' centre
     turn = 0
+    shares = Shares()
     try:
         while True:
             k = turn
@@ -138,7 +178,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
             if arm.name in ("lns", "bisection") and not incumbent:
                 continue  # nothing to draw neighbourhoods around or to probe from yet
             # the first turn, then each round's turns a little longer than the last's
-            length = min(MAX_SLICE, SLICE * GROWTH ** (k // len(arms)))
+            length = min(MAX_SLICE, SLICE * GROWTH ** (k // len(arms))) * shares.factor(arm.name)
             if arm.run is None:
                 if arm.compiled is None:
                     variables, constraints = snapshot
@@ -163,10 +203,13 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
                                                              - _nodes(arms))
             ended = True
+            improved = False
+            bound = stats.bound
             for values in arm.run:
                 if values is None:  # the slice is spent
                     ended = False
                     break
+                improved = True
                 incumbent[:] = [values]
                 _sum(stats, arms, start)
                 stats.search = arm.name
@@ -177,6 +220,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     ended = False
                     break
             _sum(stats, arms, start)
+            shares.record(arm.name, improved, stats.bound != bound)
             if ended:  # a proof, or a limit: either stands for the whole run
                 if arm.name == "lns" and arm.stats.stopped_by is None:
                     raise AssertionError("the neighbourhoods ended without a limit")
