@@ -163,6 +163,26 @@ def test_set_search_follows_gecode_order(tmp_path, value_choice):
     assert len(ours) == 30 and ours == theirs
 
 
+@pytest.mark.parametrize(("var_choice", "value_choice"), [
+    ("smallest", "indomain_min"), ("smallest", "outdomain_min"),
+    ("largest", "indomain_max"), ("largest", "outdomain_max")])
+def test_set_search_by_element_follows_gecode_order(tmp_path, var_choice, value_choice):
+    """set_search with smallest (Gecode's SET_VAR_MIN_MIN: the set with the smallest
+    undecided element) or largest (SET_VAR_MAX_MAX), and a value choice from the same
+    end: every solution in Gecode's order, which is not input_order's, and no warning."""
+    assert shutil.which("fzn-gecode"), "Gecode is required: apt-get install flatzinc"
+    path = tmp_path / "sets.fzn"
+    path.write_text(set_search_model(var_choice, value_choice))
+    ours = solutions_printed(path, "-a")
+    theirs = solutions_printed(path, "-a", program="gecode")
+    assert len(ours) == 30 and ours == theirs
+    path.write_text(set_search_model("input_order", value_choice))
+    assert solutions_printed(path, "-a") != ours
+    p = subprocess.run([sys.executable, "-m", "conundrum", "fzn", str(path)],
+                       capture_output=True, text=True, check=True, timeout=120)
+    assert "set_search" not in p.stderr
+
+
 def test_set_search_other_variable_choices_are_said(tmp_path):
     path = tmp_path / "sets.fzn"
     path.write_text(set_search_model("first_fail", "indomain_min"))
@@ -170,3 +190,7 @@ def test_set_search_other_variable_choices_are_said(tmp_path):
                        capture_output=True, text=True, check=True, timeout=120)
     assert "set_search: variable choice first_fail is followed as input_order" in p.stderr
     assert "not supported" not in p.stderr
+    path.write_text(set_search_model("smallest", "indomain_max"))  # not a fixed order
+    p = subprocess.run([sys.executable, "-m", "conundrum", "fzn", str(path)],
+                       capture_output=True, text=True, check=True, timeout=120)
+    assert "set_search: variable choice smallest is followed as input_order" in p.stderr

@@ -370,31 +370,40 @@ class Builder:
 
     def set_phase(self, ann: Call, phases: list, warnings: list[str]) -> None:
         """`set_search(S, varsel, valsel, _)` as a phase over the sets' members, as
-        Gecode's FlatZinc reads it: the first set not yet fixed, then its smallest (or
+        Gecode's FlatZinc reads it: a set chosen by `varsel`, then its smallest (or
         largest) undecided element, included first (indomain_*) or excluded first
-        (outdomain_*). Only `input_order` picks sets as Gecode does; any other variable
-        choice (first_fail counts a set's undecided elements) is followed as input_order,
-        and said."""
+        (outdomain_*). `input_order` picks the first set not yet fixed. `smallest` picks
+        the set with the smallest undecided element (Gecode's SET_VAR_MIN_MIN, ties to the
+        first set), `largest` the one with the largest (SET_VAR_MAX_MAX): with a value
+        choice from the same end, that is the undecided member first in a fixed order,
+        every set's members by element and then by set, so it is a phase in input order
+        over that list. Any other choice is followed as input_order, and said."""
         sets = self.resolve(ann.args[0])
         if not isinstance(sets, list):
             sets = [sets]
         var_choice, value_choice = ann.args[1], ann.args[2]
         var_name = var_choice.name if isinstance(var_choice, Name) else ""
-        if var_name != "input_order":
-            warnings.append(f"set_search: variable choice {_show(var_choice)} is followed as "
-                            "input_order")
         val_name = value_choice.name if isinstance(value_choice, Name) else ""
         order, value = SET_VALUE_CHOICE.get(val_name, (None, None))
         if order is None:
             warnings.append(f"set_search: value choice {_show(value_choice)} is not "
                             "supported; using indomain_min")
             order, value = SET_VALUE_CHOICE["indomain_min"]
-        members: list[cn.Var] = []
-        for s in sets:
+        by_element = (var_name, order) in (("smallest", "up"), ("largest", "down"))
+        if var_name != "input_order" and not by_element:
+            warnings.append(f"set_search: variable choice {_show(var_choice)} is followed as "
+                            f"input_order (with value choice {_show(value_choice)})")
+        keyed: list[tuple[int, int, cn.Var]] = []  # (element, set position, member)
+        for position, s in enumerate(sets):
             if isinstance(s, cn.SetVar):
-                pairs = sorted(zip(s.universe, s.members, strict=True),
-                               reverse=order == "down")
-                members.extend(m for _, m in pairs)
+                keyed.extend((e, position, m) for e, m in zip(s.universe, s.members,
+                                                              strict=True))
+        down = order == "down"
+        if by_element:  # by element (from the value choice's end), then by set
+            keyed.sort(key=lambda t: (-t[0] if down else t[0], t[1]))
+        else:  # set by set, each by element
+            keyed.sort(key=lambda t: (t[1], -t[0] if down else t[0]))
+        members = [m for _, _, m in keyed]
         if members:
             phases.append((members, "input_order", value))
 
