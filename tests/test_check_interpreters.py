@@ -229,3 +229,27 @@ def test_the_verdicts_cover_every_outcome() -> None:
     for expected, c in cases.items():
         assert verdict_of_evaluate(c, {x.index: 2, y.index: 2}) == expected
         assert verdict_of_checker([x, y], c, [2, 2]) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(left=st.lists(st.tuples(st.integers(0, N - 1), st.integers(-3, 3)), max_size=4),
+       right=st.lists(st.tuples(st.integers(0, N - 1), st.integers(-3, 3)), max_size=3),
+       consts=st.tuples(st.integers(-5, 5), st.integers(-5, 5)),
+       op=st.sampled_from(["==", "!=", "<", "<=", ">", ">="]),
+       values=st.lists(st.integers(LO, HI), min_size=N, max_size=N))
+def test_linear_relations_checked_from_data(left, right, consts, op, values) -> None:
+    """A relation between integer linear sums (FlatZinc's int_lin_* rows) is checked from
+    data, not compiled code, with evaluate's verdict."""
+    m = cn.Model()
+    xs = m.int_vars(N, LO, HI, "x")
+    a = cn.sum(c * xs[i] for i, c in left) + consts[0]
+    b = cn.sum(c * xs[i] for i, c in right) + consts[1]
+    c = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    if not isinstance(c, Expr):
+        return  # both sides folded to constants
+    checker = Checker(xs, [c])
+    assignment = {x.index: v for x, v in zip(xs, values)}
+    if all(isinstance(s, (cn.Var, int)) or type(s).__name__ == "Sum" for s in c.args):
+        assert checker.linear or checker.relations, repr(c)
+        assert not checker._chunks, repr(c)
+    assert verdict_of_checker(xs, c, values) == verdict_of_evaluate(c, assignment), repr(c)

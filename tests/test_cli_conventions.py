@@ -130,3 +130,22 @@ def test_other_shells_get_a_script(shell):
 def test_completion_of_an_unknown_shell_is_a_usage_error():
     r = piped(["completion", "powershell7"], environment())
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_only_the_executables_set_the_collector_thresholds() -> None:
+    """The command, run as a program, sets the garbage collector's thresholds for the
+    process it owns (cli/app.py GC_THRESHOLDS); `main([...])` called from a program leaves
+    that program's settings alone."""
+    from conundrum.cli.app import GC_THRESHOLDS
+
+    script = ("import gc, sys\n"
+              "from conundrum.cli import main\n"
+              "before = gc.get_threshold()\n"
+              "main(['alphametic', 'SEND + MORE = MONEY'])\n"
+              "called = gc.get_threshold()\n"
+              "sys.argv = ['conundrum', 'alphametic', 'SEND + MORE = MONEY']\n"
+              "main()\n"
+              "print(before == called, gc.get_threshold(), file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       check=True, timeout=120)
+    assert p.stderr.strip() == f"True {GC_THRESHOLDS}"

@@ -217,3 +217,17 @@ def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
     shares.record("lns", improved=True, tightened=False)
     assert shares.factor("lns") == 1.0
     assert shares.factor("classic") == portfolio.LEAD
+
+
+def test_compilations_of_one_snapshot_share_one_checker() -> None:
+    """The portfolio compiles a snapshot once per arm; the solution checker, prepared at
+    the first solution only (tens of thousands of FlatZinc rows take seconds), is made
+    once and shared by the twin compilation."""
+    from conundrum.compiler.compiled import compile_model
+
+    m, last = golomb(5)
+    first = compile_model(list(m.variables), list(m.constraints), last, -1)
+    assert first is not None and first._checker is None
+    second = compile_model(list(m.variables), list(m.constraints), last, -1, twin=first)
+    assert second is not None and second.check is first.check
+    assert first._checker is not None

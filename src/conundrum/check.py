@@ -176,16 +176,37 @@ def _relation_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] |
     return (k, RELATIONS[c.op], ia, ca, ib, cb)
 
 
+def _linear_side(a: object, position: dict[int, int]) -> tuple[Any, ...] | None:
+    """A side of a relation as (positions, integer coefficients, integer constant): a
+    variable, an integer or a Sum of variables with integer coefficients; None otherwise."""
+    if isinstance(a, Var):
+        return (position[a.index],), (1,), 0
+    if isinstance(a, int) and not isinstance(a, bool):
+        return (), (), a
+    if isinstance(a, Sum) and isinstance(a.const, int) and \
+            all(isinstance(c, int) for c in a.coefs):
+        terms = [t for t in a.args if isinstance(t, Var)]
+        if len(terms) == len(a.args):
+            return tuple(position[t.index] for t in terms), a.coefs, a.const
+    return None
+
+
+def _linear_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] | None:
+    """A relation between integer linear sums of variables, as data: (k, op, the positions,
+    coefficients and constant of each side); None for any other relation. FlatZinc's
+    int_lin_* rows are such, often tens of thousands of them, each a line of compiled
+    code otherwise."""
+    sides = [_linear_side(a, position) for a in c.args]
+    if len(sides) != 2 or sides[0] is None or sides[1] is None:
+        return None
+    return (k, RELATIONS[c.op], *sides[0], *sides[1])
+
+
 def _distinct_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] | None:
     """An all_different of variables, as data: (k, their positions); None otherwise."""
     if not all(isinstance(a, Var) for a in c.args):
         return None
     return (k, tuple(position[a.index] for a in c.args))
-
-
-# the constraints checked from data instead of code, by their class
-_AS_DATA: dict[type, Callable[[int, Any, dict[int, int]], tuple[Any, ...] | None]] = {
-    Rel: _relation_row, AllDifferent: _distinct_row}
 
 
 class Checker:
@@ -194,7 +215,8 @@ class Checker:
     naming the first violated constraint or domain (a bug, never an answer).
 
     Domains and the commonest constraints (a relation between two variables or constants,
-    all_different of variables) are checked from data; every other constraint is written out
+    or between integer linear sums of variables; all_different of variables) are checked
+    from data; every other constraint is written out
     as straight-line Python and compiled (Python's compiler costs some 50 us a line, which a
     model of many simple constraints would pay for nothing)."""
 
@@ -209,16 +231,19 @@ class Checker:
                      if x.domain_values is not None]
         # simple constraints as data (_relation_row, _distinct_row)
         self.relations: list[tuple[Any, ...]] = []
+        self.linear: list[tuple[Any, ...]] = []
         self.distinct: list[tuple[Any, ...]] = []
-        rows = {Rel: self.relations, AllDifferent: self.distinct}
+        forms = {Rel: ((_relation_row, self.relations), (_linear_row, self.linear)),
+                 AllDifferent: ((_distinct_row, self.distinct),)}
         complex_ones = []
         for k, c in enumerate(constraints):
-            as_data = _AS_DATA.get(type(c))
-            row = as_data(k, c, position) if as_data is not None else None
-            if row is None:
-                complex_ones.append(k)
+            for as_data, rows in forms.get(type(c), ()):
+                row = as_data(k, c, position)
+                if row is not None:
+                    rows.append(row)
+                    break
             else:
-                rows[type(c)].append(row)
+                complex_ones.append(k)
         # the others: chunk j is a function returning the position of the first false
         # constraint in it, or -1; `at[0]` says which one was being evaluated
         self.consts: list[object] = []
@@ -249,6 +274,15 @@ class Checker:
                 self._outside(i, values)
         for k, op, ia, ca, ib, cb in self.relations:
             if not op(values[ia] if ia >= 0 else ca, values[ib] if ib >= 0 else cb):
+                self._violated(k, "false")
+        for k, op, pa, ca, ka, pb, cb, kb in self.linear:
+            a = ka
+            for p, c in zip(pa, ca):
+                a += c * values[p]
+            b = kb
+            for p, c in zip(pb, cb):
+                b += c * values[p]
+            if not op(a, b):
                 self._violated(k, "false")
         for k, positions in self.distinct:
             if len({values[i] for i in positions}) != len(positions):

@@ -15,6 +15,14 @@ from conundrum.cli.output import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_SOLVED, 
 from conundrum.cli.parser import UsageError, build_fzn_parser, build_parser
 from conundrum.cli.terminal import Palette, wants_color
 
+# A run of the command owns its process, so it sets the garbage collector's thresholds:
+# the young generation is collected every 50,000 net allocations instead of 700. Reading
+# and compiling a large model make millions of objects that live to the end of the run,
+# and the default thresholds spent about a third of a 60,000-constraint FlatZinc run
+# (MiniZinc's queens, n = 200) collecting them again and again: 11.2 s -> 8.0 s. Only the
+# executables do this (argv None), never a call of `main` from a program or a test.
+GC_THRESHOLDS = (50_000, 10, 10)
+
 # Each command's module is imported when it runs: MiniZinc starts `conundrum-fzn` afresh
 # for every model, and waits for the imports of the puzzle families if they are made here.
 
@@ -23,6 +31,8 @@ def main(argv: Sequence[str] | None = None, fzn_only: bool = False) -> int:
     """Entry point of the ``conundrum`` command; returns the exit status. `fzn_only`: the
     arguments are those of `conundrum fzn` alone (conundrum-fzn), parsed without building
     the other commands' parsers."""
+    if argv is None:
+        _own_process()
     try:
         return _main(argv, fzn_only)
     except BrokenPipeError:
@@ -107,7 +117,16 @@ def _guarded(command: Callable[[], int]) -> int:
 def fzn_main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``conundrum-fzn`` (= ``conundrum fzn``), the executable that MiniZinc
     runs."""
+    if argv is None:
+        _own_process()
     return main(sys.argv[1:] if argv is None else argv, fzn_only=True)
+
+
+def _own_process() -> None:
+    """Settings for a process that the command line owns (see GC_THRESHOLDS)."""
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 if __name__ == "__main__":  # pragma: no cover

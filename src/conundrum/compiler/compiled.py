@@ -33,8 +33,9 @@ class CompiledModel:
     (`sense` -1 minimises, +1 maximises). Build it with `compile_model`."""
 
     def __init__(self, variables: list[Var], constraints: list[Expr], compiler: Compiler,
-                 obj: IntView | None, sense: int) -> None:
+                 obj: IntView | None, sense: int, twin: CompiledModel | None = None) -> None:
         self.variables = variables
+        self.constraints = constraints
         self.compiler = compiler
         self.solver = compiler.solver
         self.decision: list[IntVar] = compiler.engine_vars
@@ -42,7 +43,20 @@ class CompiledModel:
         self.position = {id(x): k for k, x in enumerate(self.decision)}
         self.obj = obj
         self.sense = sense
-        self.check = Checker(variables, constraints)
+        self.twin = twin  # another compilation of the same snapshot, whose checker is ours
+        self._checker: Checker | None = None
+
+    @property
+    def check(self) -> Checker:
+        """The independent checker of this snapshot's solutions. Prepared at the first
+        solution, so that a search that finds none never pays for it (a model of 60,000
+        constraints takes seconds), and shared with the twin compilation."""
+        if self._checker is None:
+            if self.twin is not None:
+                self._checker = self.twin.check
+            else:
+                self._checker = Checker(self.variables, self.constraints)
+        return self._checker
 
     def phases(self, opts: SearchOptions) -> list[tuple[list[IntVar], str, str]]:
         """The options' search phases over this snapshot's engine variables."""
@@ -180,13 +194,15 @@ def improves(value: int, best: list[int], sense: int) -> bool:
 
 def compile_model(variables: list[Var], constraints: list[Expr], objective: object = None,
                   sense: int = 0, keep_holes: bool = False,
-                  deadline: float = 0.0, relax: bool = False) -> CompiledModel | None:
+                  deadline: float = 0.0, relax: bool = False,
+                  twin: CompiledModel | None = None) -> CompiledModel | None:
     """The compiled snapshot, or None when propagation at the root already fails.
     `keep_holes` keeps every bit-set domain a bit set, so that removing a value from
     inside a domain always takes effect (explanations need that). `deadline`, a
     time.perf_counter() time (0.0: none), is checked between constraints and during root
     propagation: past it, engine.TimeUp is raised. `relax` posts the cut of the root's
-    linear relaxation on the objective (compiler/relaxation.py)."""
+    linear relaxation on the objective (compiler/relaxation.py). `twin`, another
+    compilation of the same snapshot, shares its solution checker."""
     from conundrum.compiler.compile import Compiler
     from conundrum.engine import Inconsistency
 
@@ -205,4 +221,4 @@ def compile_model(variables: list[Var], constraints: list[Expr], objective: obje
         compiler.finish(drop_bits=not keep_holes)
     except Inconsistency:
         return None
-    return CompiledModel(variables, constraints, compiler, obj, sense)
+    return CompiledModel(variables, constraints, compiler, obj, sense, twin)

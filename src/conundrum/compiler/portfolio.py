@@ -185,7 +185,8 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     deadline = 0.0 if opts.time_limit is None else start + opts.time_limit
                     try:
                         arm.compiled = compile_model(variables, constraints, objective, sense,
-                                                     deadline=deadline, relax=opts.lp is not False)
+                                                     deadline=deadline, relax=opts.lp is not False,
+                                                     twin=compiled)
                     except TimeUp:
                         stats.stop("time_limit")
                         return
