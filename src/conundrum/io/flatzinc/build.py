@@ -37,6 +37,7 @@ from conundrum.io.flatzinc.parser import (
 )
 from conundrum.io.flatzinc.problem import Output, Problem
 from conundrum.io.flatzinc.setbuiltins import set_operand
+from conundrum.io.flatzinc.setsearch import set_phase
 from conundrum.search.restarts import GROWTH
 
 UNBOUNDED = 2**62
@@ -53,12 +54,6 @@ VAR_CHOICE = {"input_order": "input_order", "first_fail": "first_fail",
 VALUE_CHOICE = {"indomain_min": "min", "indomain_max": "max", "indomain_middle": "middle",
                 "indomain_median": "median", "indomain": "min", "indomain_split": "split",
                 "indomain_reverse_split": "reverse_split", "indomain_random": "random"}
-
-# set_search value choices -> (the order of the elements, the member's value tried first):
-# indomain_min includes the smallest undecided element first, outdomain_min excludes it
-SET_VALUE_CHOICE = {"indomain_min": ("up", "max"), "indomain_max": ("down", "max"),
-                    "outdomain_min": ("up", "min"), "outdomain_max": ("down", "min"),
-                    "indomain": ("up", "max")}
 
 # constraint annotations that ask nothing of a solver: MiniZinc's bookkeeping (which variable
 # a constraint defines, the context it was flattened in, names for its tools) and
@@ -360,52 +355,17 @@ class Builder:
                 if variables:
                     phases.append((variables, vs, val))
             elif isinstance(ann, Call) and ann.name == "set_search" and len(ann.args) >= 3:
-                self.set_phase(ann, phases, warnings)
+                sets = self.resolve(ann.args[0])
+                phase = set_phase(sets if isinstance(sets, list) else [sets],
+                                  _show(ann.args[1]), _show(ann.args[2]), warnings)
+                if phase is not None:
+                    phases.append(phase)
             elif isinstance(ann, Call | Name) and ann.name.startswith("restart_") or \
                     isinstance(ann, Call) and ann.name == "relax_and_reconstruct":
                 self.restart_annotation(ann, warnings)
             else:
                 warnings.append(f"search annotation {_show(ann)} is not supported; ignored")
         return phases
-
-    def set_phase(self, ann: Call, phases: list, warnings: list[str]) -> None:
-        """`set_search(S, varsel, valsel, _)` as a phase over the sets' members, as
-        Gecode's FlatZinc reads it: a set chosen by `varsel`, then its smallest (or
-        largest) undecided element, included first (indomain_*) or excluded first
-        (outdomain_*). `input_order` picks the first set not yet fixed. `smallest` picks
-        the set with the smallest undecided element (Gecode's SET_VAR_MIN_MIN, ties to the
-        first set), `largest` the one with the largest (SET_VAR_MAX_MAX): with a value
-        choice from the same end, that is the undecided member first in a fixed order,
-        every set's members by element and then by set, so it is a phase in input order
-        over that list. Any other choice is followed as input_order, and said."""
-        sets = self.resolve(ann.args[0])
-        if not isinstance(sets, list):
-            sets = [sets]
-        var_choice, value_choice = ann.args[1], ann.args[2]
-        var_name = var_choice.name if isinstance(var_choice, Name) else ""
-        val_name = value_choice.name if isinstance(value_choice, Name) else ""
-        order, value = SET_VALUE_CHOICE.get(val_name, (None, None))
-        if order is None:
-            warnings.append(f"set_search: value choice {_show(value_choice)} is not "
-                            "supported; using indomain_min")
-            order, value = SET_VALUE_CHOICE["indomain_min"]
-        by_element = (var_name, order) in (("smallest", "up"), ("largest", "down"))
-        if var_name != "input_order" and not by_element:
-            warnings.append(f"set_search: variable choice {_show(var_choice)} is followed as "
-                            f"input_order (with value choice {_show(value_choice)})")
-        keyed: list[tuple[int, int, cn.Var]] = []  # (element, set position, member)
-        for position, s in enumerate(sets):
-            if isinstance(s, cn.SetVar):
-                keyed.extend((e, position, m) for e, m in zip(s.universe, s.members,
-                                                              strict=True))
-        down = order == "down"
-        if by_element:  # by element (from the value choice's end), then by set
-            keyed.sort(key=lambda t: (-t[0] if down else t[0], t[1]))
-        else:  # set by set, each by element
-            keyed.sort(key=lambda t: (t[1], -t[0] if down else t[0]))
-        members = [m for _, _, m in keyed]
-        if members:
-            phases.append((members, "input_order", value))
 
     def restart_annotation(self, ann: Call | Name, warnings: list[str]) -> None:
         """MiniZinc's restart and LNS annotations as the `restarts` and `lns` options."""
