@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import conundrum as cn
+from conundrum import check
 from conundrum.check import Checker, Undefined, evaluate
 from conundrum.lang.expr import Expr
 
@@ -198,11 +200,7 @@ def verdict_of_evaluate(c: Expr, assignment: dict[int, int]) -> str:
 
 
 def verdict_of_checker(xs: list[cn.Var], c: Expr, values: list[int]) -> str:
-    try:
-        Checker(xs, [c])(values)
-    except AssertionError as e:
-        return "violated" if "(false)" in str(e) else "undefined"
-    return "holds"
+    return verdict(Checker(xs, [c]), values)
 
 
 @settings(max_examples=300, deadline=None)
@@ -252,4 +250,19 @@ def test_linear_relations_checked_from_data(left, right, consts, op, values) -> 
     if all(isinstance(s, (cn.Var, int)) or type(s).__name__ == "Sum" for s in c.args):
         assert checker.linear or checker.relations, repr(c)
         assert not checker._chunks, repr(c)
-    assert verdict_of_checker(xs, c, values) == verdict_of_evaluate(c, assignment), repr(c)
+    expected = verdict_of_evaluate(c, assignment)
+    assert verdict_of_checker(xs, c, values) == expected, repr(c)
+    # after LINEAR_AS_CODE solutions the rows are compiled code: the same verdicts
+    with mock.patch.object(check, "LINEAR_AS_CODE", 1):
+        linear = bool(checker.linear)
+        assert verdict(checker, values) == expected, repr(c)
+        assert not checker.linear and bool(checker._chunks) == linear
+        assert verdict(checker, values) == expected, repr(c)
+
+
+def verdict(checker: Checker, values: list[int]) -> str:
+    try:
+        checker(values)
+    except AssertionError as e:
+        return "violated" if "(false)" in str(e) else "undefined"
+    return "holds"

@@ -209,6 +209,12 @@ def _distinct_row(k: int, c: Any, position: dict[int, int]) -> tuple[Any, ...] |
     return (k, tuple(position[a.index] for a in c.args))
 
 
+# after this many solutions the linear rows are checked by compiled code instead of data:
+# compiling costs about 80 us a row, and the code saves about 0.25 us a row a solution
+# (MiniZinc's queens, n = 100: 14,850 rows, 1.3 s to compile, 3.4 ms against 7.5 ms a check)
+LINEAR_AS_CODE = 300
+
+
 class Checker:
     """The independent check of every reported solution, prepared once per search:
     `checker(values)` takes the values of `variables` in order and raises AssertionError
@@ -246,26 +252,39 @@ class Checker:
                 complex_ones.append(k)
         # the others: chunk j is a function returning the position of the first false
         # constraint in it, or -1; `at[0]` says which one was being evaluated
+        self.position = position
         self.consts: list[object] = []
+        self._chunks: list[Callable[[list[int], list[int]], int]] = []
+        self._write(complex_ones)
+        self.calls = 0  # solutions checked
+
+    def _write(self, ks: list[int]) -> None:
+        """Write the constraints numbered `ks` out as code, compiled into more chunks."""
         namespace: dict[str, Any] = {"K": self.consts, "_c": canonical}
         source: list[str] = []
-        chunks = 0
-        for start in range(0, len(complex_ones), _CHUNK):
-            w = _Writer(position, self.consts)
-            w.lines.append(f"def chunk{chunks}(v, at):")
-            for k in complex_ones[start:start + _CHUNK]:
+        names = []
+        for start in range(0, len(ks), _CHUNK):
+            w = _Writer(self.position, self.consts)
+            name = f"chunk{len(self._chunks) + len(names)}"
+            names.append(name)
+            w.lines.append(f"def {name}(v, at):")
+            for k in ks[start:start + _CHUNK]:
                 w.lines.append(f"    at[0] = {k}")
-                value = w.node(constraints[k])
+                value = w.node(self.constraints[k])
                 w.lines.append(f"    if {value} != 1: return {k}")
             w.lines.append("    return -1")
             source += w.lines
-            chunks += 1
         if source:
             exec(compile("\n".join(source), "<conundrum checker>", "exec"), namespace)
-        self._chunks: list[Callable[[list[int], list[int]], int]] = [
-            namespace[f"chunk{j}"] for j in range(chunks)]
+        self._chunks += [namespace[name] for name in names]
 
     def __call__(self, values: list[int]) -> None:
+        self.calls += 1
+        if self.calls == LINEAR_AS_CODE and self.linear:
+            # many solutions: the linear rows as code from now on, which checks each in
+            # about half the time their data takes, once compiling them has paid off
+            self._write([row[0] for row in self.linear])
+            self.linear = []
         for i, lo, hi in self.ranges:
             if not lo <= values[i] <= hi:
                 self._outside(i, values)
