@@ -262,7 +262,7 @@ class Checker:
         """Write the constraints numbered `ks` out as code, compiled into more chunks."""
         namespace: dict[str, Any] = {"K": self.consts, "_c": canonical}
         source: list[str] = []
-        names = []
+        names: list[str] = []
         for start in range(0, len(ks), _CHUNK):
             w = _Writer(self.position, self.consts)
             name = f"chunk{len(self._chunks) + len(names)}"
