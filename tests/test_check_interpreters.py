@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import conundrum as cn
 from conundrum import check
 from conundrum.check import Checker, Undefined, evaluate
-from conundrum.lang.expr import Expr
+from conundrum.lang.expr import Expr, Sum
 
 N = 4  # variables x0..x3
 LO, HI = -3, 3
@@ -247,7 +247,7 @@ def test_linear_relations_checked_from_data(left, right, consts, op, values) -> 
         return  # both sides folded to constants
     checker = Checker(xs, [c])
     assignment = {x.index: v for x, v in zip(xs, values)}
-    if all(isinstance(s, (cn.Var, int)) or type(s).__name__ == "Sum" for s in c.args):
+    if all(isinstance(s, (cn.Var, int, Sum)) for s in c.args):
         assert checker.linear or checker.relations, repr(c)
         assert not checker._chunks, repr(c)
     expected = verdict_of_evaluate(c, assignment)

@@ -216,26 +216,27 @@ LINEAR_AS_CODE = 300
 
 
 class Checker:
-    """The independent check of every reported solution, prepared once per search:
+    """The independent check of every reported solution, prepared once per snapshot:
     `checker(values)` takes the values of `variables` in order and raises AssertionError
     naming the first violated constraint or domain (a bug, never an answer).
 
     Domains and the commonest constraints (a relation between two variables or constants,
     or between integer linear sums of variables; all_different of variables) are checked
-    from data; every other constraint is written out
-    as straight-line Python and compiled (Python's compiler costs some 50 us a line, which a
-    model of many simple constraints would pay for nothing)."""
+    from data; every other constraint is written out as straight-line Python and compiled
+    (Python's compiler costs some 50 us a line, which a model of many simple constraints
+    would pay for nothing), and the linear sums too once LINEAR_AS_CODE solutions have been
+    checked."""
 
     def __init__(self, variables: list[Var], constraints: list[Expr]) -> None:
         self.variables = variables
         self.constraints = constraints
-        position = {x.index: i for i, x in enumerate(variables)}
+        position = self.position = {x.index: i for i, x in enumerate(variables)}
         # domains: (position, lo, hi) for gap-free ones, (position, set) for value lists
         self.ranges = [(i, x.lo, x.hi) for i, x in enumerate(variables)
                        if x.domain_values is None]
         self.sets = [(i, frozenset(x.domain_values)) for i, x in enumerate(variables)
                      if x.domain_values is not None]
-        # simple constraints as data (_relation_row, _distinct_row)
+        # simple constraints as data (_relation_row, _linear_row, _distinct_row)
         self.relations: list[tuple[Any, ...]] = []
         self.linear: list[tuple[Any, ...]] = []
         self.distinct: list[tuple[Any, ...]] = []
@@ -252,7 +253,6 @@ class Checker:
                 complex_ones.append(k)
         # the others: chunk j is a function returning the position of the first false
         # constraint in it, or -1; `at[0]` says which one was being evaluated
-        self.position = position
         self.consts: list[object] = []
         self._chunks: list[Callable[[list[int], list[int]], int]] = []
         self._write(complex_ones)
