@@ -192,6 +192,9 @@ class IntVar(IntView):
         bits = self.bits
         if bits < 0:
             self._set_bounds(v, self.hi)
+        elif self.card == self.hi - self.lo + 1:  # no hole: the count is known
+            shift = v - self.lo
+            self._set_bits(bits >> shift, self.card - shift, shift)
         else:
             shift = v - self.lo
             kept = bits >> shift
@@ -209,6 +212,9 @@ class IntVar(IntView):
             self._set_bounds(self.lo, v)
         else:
             width = v - self.lo + 1
+            if self.card == self.hi - self.lo + 1:  # no hole: all ones, one shift
+                self._set_bits(bits >> (self.card - width), width)
+                return
             kept = bits & ((1 << width) - 1)
             self._set_bits(kept, _removed_count(kept, bits >> width, self.card))
 
@@ -228,6 +234,9 @@ class IntVar(IntView):
         else:
             shift = lo - self.lo
             width = hi - lo + 1
+            if self.card == self.hi - self.lo + 1:  # no hole: all ones, one shift
+                self._set_bits(bits >> (self.card - width), width, shift)
+                return
             kept = (bits >> shift) & ((1 << width) - 1)
             below = bits & ((1 << shift) - 1)
             above = bits >> (shift + width)

@@ -45,8 +45,8 @@ class IntView(Reversible):
         if v < self.lo or v > self.hi:
             return False
         bits = self.bits
-        if bits < 0:
-            return True
+        if bits < 0 or self.card == self.hi - self.lo + 1:
+            return True  # bounds only, or a bit set without a hole (no wide shift)
         return (bits >> (v - self.lo)) & 1 == 1
 
     def values(self) -> Iterator[int]:
