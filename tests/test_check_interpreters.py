@@ -200,7 +200,15 @@ def verdict_of_evaluate(c: Expr, assignment: dict[int, int]) -> str:
 
 
 def verdict_of_checker(xs: list[cn.Var], c: Expr, values: list[int]) -> str:
-    return verdict(Checker(xs, [c]), values)
+    """The Checker's verdict from the generated code; its first solutions walk the trees
+    instead (until TREES_AS_CODE), which must give the same verdict."""
+    walked = verdict(Checker(xs, [c]), values)
+    with mock.patch.object(check, "TREES_AS_CODE", 1):
+        checker = Checker(xs, [c])
+        written = verdict(checker, values)
+        assert not checker.trees
+    assert walked == written, repr(c)
+    return written
 
 
 @settings(max_examples=300, deadline=None)
@@ -266,3 +274,20 @@ def verdict(checker: Checker, values: list[int]) -> str:
     except AssertionError as e:
         return "violated" if "(false)" in str(e) else "undefined"
     return "holds"
+
+
+def test_trees_are_walked_until_written_out_as_code() -> None:
+    """A constraint checked neither from data nor yet as code is walked as a tree for the
+    first TREES_AS_CODE - 1 solutions and compiled at that one; a violation is caught on
+    either path."""
+    m = cn.Model()
+    x, y = m.int_var(0, 9, "x"), m.int_var(1, 9, "y")
+    checker = Checker([x, y], [x * y % 7 == 3])
+    good, bad = [1, 3], [2, 3]
+    for _ in range(check.TREES_AS_CODE - 1):
+        assert verdict(checker, good) == "holds"
+        assert checker.trees and not checker._chunks
+    assert verdict(checker, bad) == "violated"  # the call at which they are compiled
+    assert not checker.trees and checker._chunks
+    assert verdict(checker, good) == "holds"
+    assert verdict(checker, bad) == "violated"
