@@ -25,7 +25,7 @@ from conundrum.compiler.linear import ONE, Lin, Rat, const_rat, integer, is_inte
 from conundrum.compiler.powers import check_power
 from conundrum.compiler.reify import reify, reify_rel
 from conundrum.compiler.tabulate import few_values, table_rows, tabulable
-from conundrum.engine import Inconsistency, IntView
+from conundrum.engine import Inconsistency, IntVar, IntView
 from conundrum.lang.array import Element2D
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import (
@@ -124,8 +124,28 @@ def _var(cx: Compiler, node: Var) -> Rat:
     return cx.var_lin(node.index), ONE
 
 
+def _over_common_denominator(parts: list[Rat]) -> Rat:
+    """The sum of fractions with constant denominators, over their lcm, in one pass: the
+    same form (coefficients and term order) as adding them one by one with Aux.add, which
+    copies the growing sum at each step (quadratic: a FlatZinc array_bool_and of 350
+    literals is a sum of 350 terms)."""
+    common = math.lcm(*(d.const for _, d in parts))
+    terms: dict[IntVar, int] = {}
+    const = 0
+    for n, d in parts:
+        f = common // d.const
+        const += n.const * f
+        for v, c in n.terms.items():
+            total = terms.get(v, 0) + c * f
+            if total:
+                terms[v] = total
+            else:
+                terms.pop(v, None)  # cancelled; a later term puts it back at the end
+    return Lin(terms, const), Lin(None, common)
+
+
 def _sum(cx: Compiler, node: Sum) -> Rat:
-    const_part: Rat = const_rat(node.const)
+    const_parts: list[Rat] = [const_rat(node.const)]
     var_parts: list[Rat] = []
     for coef, term in zip(node.coefs, node.args):
         n, d = cx.rat(term)
@@ -133,9 +153,10 @@ def _sum(cx: Compiler, node: Sum) -> Rat:
         n = n.scaled(c.numerator)
         d = d.scaled(c.denominator)
         if d.is_const():
-            const_part = cx.add(const_part, (n, d))
+            const_parts.append((n, d))
         else:
             var_parts.append((n, d))
+    const_part = _over_common_denominator(const_parts)
     result = const_part
     if var_parts:
         acc = var_parts[0]
