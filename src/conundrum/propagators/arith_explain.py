@@ -37,7 +37,7 @@ that fails.
 from __future__ import annotations
 
 from conundrum.engine import IntView, Propagator
-from conundrum.engine.bits import lost
+from conundrum.engine.bits import lost, offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred
 from conundrum.engine.reasons import domain_preds
@@ -139,7 +139,7 @@ def _values(lo: int, hi: int, bits: int) -> list[int]:
     """The values of a domain (the caller has checked it is small)."""
     if bits < 0:
         return list(range(lo, hi + 1))
-    return [lo + o for o in range(hi - lo + 1) if (bits >> o) & 1]
+    return [lo + o for o in offsets(bits)]  # not a shift per value: each copies the set
 
 
 def _supported(p: Relation, k: int, v: int, lo: list[int], hi: list[int],
