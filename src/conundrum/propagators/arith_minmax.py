@@ -15,17 +15,28 @@ if TYPE_CHECKING:
     from conundrum.engine.literals import Pred
 
 
+# the widest span (values from the least lower bound to the greatest upper one) over which
+# MinMax filters bit-set domains (a few words a mask); wider, it keeps to bounds
+DOMAIN_SPAN = 256
+
+
 class MinMax(Relation):
-    """z = min(xs) (or max(xs) with is_max), bounds consistent. Each inference is explained
-    by the rule that made it (a few bounds, in O(n)); one that skipped holes is proved as a
+    """z = min(xs) (or max(xs) with is_max): domain consistent while every view is a bit
+    set and their span is at most DOMAIN_SPAN values (`_filter`),
+    bounds consistent otherwise. Each bounds inference is explained by the rule that made
+    it (a few bounds, in O(n)); a hole, or a bound that skipped holes, is proved as a
     relation (arith_explain.py)."""
 
     priority = 1
-    makes_holes = False
 
     def __init__(self, solver: Solver, xs: list[IntView], z: IntView, is_max: bool) -> None:
         super().__init__(solver)
         self.xs, self.z, self.is_max = xs, z, is_max
+        views = xs + [z]
+        self.domain = all(v.bits >= 0 for v in views) and \
+            max(v.hi for v in views) - min(v.lo for v in views) < DOMAIN_SPAN
+        # only the domain filtering removes inner values (then the views keep bit sets)
+        self.makes_holes = self.domain
 
     def views(self) -> list[IntView]:
         return self.xs + [self.z]
@@ -49,12 +60,38 @@ class MinMax(Relation):
             super().explain_conflict(journal, out)
 
     def post(self) -> None:
+        event = DOMAIN if self.domain else BOUNDS
         for x in self.xs:
-            x.subscribe(self, BOUNDS)
-        self.z.subscribe(self, BOUNDS)
+            x.subscribe(self, event)
+        self.z.subscribe(self, event)
         self.propagate()
 
     def propagate(self) -> None:
+        self._bounds()
+        if self.domain:
+            _filter(self.xs, self.z, self.is_max)
+        if self._entailed():
+            # off for the rest of the branch, as a table is: dom_wdeg weighs only active
+            # propagators (movement_puzzle's running maximum: 36,444 nodes while they
+            # stayed on, 9,580 with them off, the tables' tree)
+            self.deactivate()
+
+    def _entailed(self) -> bool:
+        """Whether every combination of the domains satisfies the constraint: z is fixed
+        to v, no x can pass v, and one x is fixed to v."""
+        z = self.z
+        if z.lo != z.hi:
+            return False
+        v = z.lo
+        carried = False
+        for x in self.xs:
+            if (x.hi > v) if self.is_max else (x.lo < v):
+                return False
+            if x.lo == x.hi:
+                carried = carried or x.lo == v
+        return carried
+
+    def _bounds(self) -> None:
         xs, z = self.xs, self.z
         if self.is_max:
             z.set_min(max(x.lo for x in xs))
@@ -77,6 +114,78 @@ class MinMax(Relation):
                 raise Inconsistency
             if len(able) == 1:
                 able[0].set_max(z.hi)
+
+
+def _masks(xs: list[IntView], z: IntView) -> tuple[int, int, list[int], int]:
+    """(base, all ones over the views' span, the xs' bit sets and z's, relative to
+    base): the least lower bound."""
+    base = z.lo
+    top = z.hi
+    for x in xs:
+        if x.lo < base:
+            base = x.lo
+        if x.hi > top:
+            top = x.hi
+    masks = [x.bits << (x.lo - base) for x in xs]
+    return base, (1 << (top - base + 1)) - 1, masks, z.bits << (z.lo - base)
+
+
+def _beyond(key: int, base: int, full: int, is_max: bool) -> int:
+    """The values at least the oriented bound `key` (a lower bound for max; for min the
+    negated upper bound: the values at most it), as a mask relative to base."""
+    if is_max:
+        return full ^ ((1 << (key - base)) - 1)
+    return (1 << (-key - base + 1)) - 1
+
+
+def _filter(xs: list[IntView], z: IntView, is_max: bool) -> None:
+    """Domain consistency of z = max(xs) over bit sets, all relative to one base (min
+    mirrored: read "upper bound" for "lower bound" and "down" for "up"):
+
+    * z = w has a support iff some x_i can be w and every x is at least w possible: z
+      keeps the union of the xs' values from the largest lower bound up;
+    * x_i = v has one iff some value w >= v of z is one of another x_j's and at least
+      every other lower bound (all values of x_i up to the largest such w, M_i), or v
+      itself is a value of z at least the others' lower bounds.
+
+    Masks read before a change stand for larger domains, so filtering with them is sound
+    (the propagator runs again on its own changes)."""
+    base, full, masks, zmask = _masks(xs, z)
+    n = len(xs)
+    # oriented bounds (larger is tighter), and the one no variable imposes
+    keys = [x.lo if is_max else -x.hi for x in xs]
+    loose = base if is_max else -(base + full.bit_length() - 1)
+    union = 0
+    tightest = loose
+    for j in range(n):
+        union |= masks[j]
+        if keys[j] > tightest:
+            tightest = keys[j]
+    zmask &= union & _beyond(tightest, base, full, is_max)
+    if not zmask:
+        raise Inconsistency
+    z.keep_mask(base, zmask)
+    # the others of x_i: prefix and suffix unions and tightest bounds
+    suffix_or = [0] * (n + 1)
+    suffix_key = [loose] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        suffix_or[j] = suffix_or[j + 1] | masks[j]
+        suffix_key[j] = keys[j] if keys[j] > suffix_key[j + 1] else suffix_key[j + 1]
+    prefix_or = 0
+    prefix_key = loose
+    for i in range(n):
+        others = prefix_or | suffix_or[i + 1]
+        key = prefix_key if prefix_key > suffix_key[i + 1] else suffix_key[i + 1]
+        keep = zmask & _beyond(key, base, full, is_max)
+        reach = keep & others
+        if reach:  # every value of x_i up to (for min: down to) the farthest such w
+            keep |= (1 << reach.bit_length()) - 1 if is_max else full ^ ((reach & -reach) - 1)
+        mask = masks[i]
+        if mask & ~keep:
+            xs[i].keep_mask(base, keep)
+        prefix_or |= mask
+        if keys[i] > prefix_key:
+            prefix_key = keys[i]
 
 
 class ArgMax(Relation):
