@@ -6,6 +6,7 @@ An integer literal has at most MAX_DIGITS digits, checked before any arithmetic.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from conundrum.io.flatzinc.errors import FznError
 from conundrum.io.flatzinc.items import Record
@@ -33,46 +34,55 @@ _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'"}
 
 class Token(Record):
     """One token: its kind (int, float, ident, keyword, string, punct, dotdot, eof), its
-    text, and where it starts (offset, line, column)."""
+    text, and the offset where it starts (its line and column: `Lines.place`, computed
+    only for the few tokens that need them, not counted for every token)."""
 
-    __slots__ = ("kind", "text", "pos", "line", "column")
+    __slots__ = ("kind", "text", "pos")
 
-    def __init__(self, kind: str, text: str, pos: int, line: int = 1,
-                 column: int = 1) -> None:
+    def __init__(self, kind: str, text: str, pos: int) -> None:
         self.kind = kind
         self.text = text
         self.pos = pos
-        self.line = line
-        self.column = column
+
+
+class Lines:
+    """The line and column of an offset in a text, by bisection over its line breaks."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def place(self, pos: int) -> tuple[int, int]:
+        """(line, column) of the offset pos, both counted from 1."""
+        line = bisect_right(self.starts, pos)
+        return line, pos - self.starts[line - 1] + 1
 
 
 def tokenize(text: str) -> list[Token]:
-    """The tokens of a FlatZinc text, ending with an `eof` token."""
-    tokens = []
-    pos, end = 0, len(text)
-    line, line_start = 1, 0  # only spaces hold line breaks (comments stop before them)
-    match = _TOKEN.match
-    while pos < end:
-        m = match(text, pos)
-        if m is None:
-            raise FznError(f"unexpected character {text[pos]!r}", line, pos - line_start + 1)
+    """The tokens of a FlatZinc text, ending with an `eof` token. (Large models have
+    hundreds of thousands of tokens: one regular-expression scan, one small object each.)"""
+    tokens: list[Token] = []
+    append = tokens.append
+    keywords = KEYWORDS
+    end = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() != end:  # finditer skipped something no token matches
+            break
+        end = m.end()
         kind = m.lastgroup
         if kind == "space":
-            breaks = text.count("\n", pos, m.end())
-            if breaks:
-                line += breaks
-                line_start = text.rindex("\n", pos, m.end()) + 1
-        else:
-            word = m.group()
-            if kind == "ident" and word in KEYWORDS:
-                kind = "keyword"
-            tokens.append(Token(kind, word, pos, line, pos - line_start + 1))  # type: ignore[arg-type]
-        pos = m.end()
-    tokens.append(Token("eof", "", end, line, end - line_start + 1))
+            continue
+        word = m.group()
+        if kind == "ident" and word in keywords:
+            kind = "keyword"
+        append(Token(kind, word, m.start()))  # type: ignore[arg-type]
+    if end < len(text):
+        line, column = Lines(text).place(end)
+        raise FznError(f"unexpected character {text[end]!r}", line, column)
+    append(Token("eof", "", len(text)))
     return tokens
 
 
-def unescape(tok: Token) -> str:
+def unescape(tok: Token, lines: Lines) -> str:
     """The text of a string literal token (FznError at an escape MiniZinc does not have)."""
     body = tok.text[1:-1]
     if "\\" not in body:
@@ -85,7 +95,7 @@ def unescape(tok: Token) -> str:
             nxt = body[k + 1]  # the token pattern puts a character after every backslash
             if nxt not in _ESCAPES:
                 raise FznError(f"unknown escape \\{nxt} in a string (known: \\n \\t \\\\ "
-                               "\\\" \\')", tok.line, tok.column + 1 + k)
+                               "\\\" \\')", *lines.place(tok.pos + 1 + k))
             out.append(_ESCAPES[nxt])
             k += 2
         else:

@@ -38,6 +38,7 @@ from conundrum.io.flatzinc.items import (
 from conundrum.io.flatzinc.lexer import (
     KEYWORDS,
     MAX_DIGITS,
+    Lines,
     Token,
     int_value,
     tokenize,
@@ -46,8 +47,9 @@ from conundrum.io.flatzinc.lexer import (
 
 __all__ = [
     "KEYWORDS", "MAX_ARRAY", "MAX_DIGITS", "Access", "ArgumentError", "Call", "Constraint",
-    "FlatZinc", "FznError", "IntSet", "Name", "ParDecl", "Parser", "Place", "Range", "SetOf",
-    "SolveItem", "Str", "Token", "VarDecl", "int_value", "parse", "tokenize", "unescape",
+    "FlatZinc", "FznError", "IntSet", "Lines", "Name", "ParDecl", "Parser", "Place", "Range",
+    "SetOf", "SolveItem", "Str", "Token", "VarDecl", "int_value", "parse", "tokenize",
+    "unescape",
 ]
 
 MAX_ARRAY = 4_000_000  # elements of one array, and variables of all variable arrays
@@ -62,20 +64,19 @@ class Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens = tokenize(text)
+        self.lines = Lines(text)
         self.i = 0
         self.array_variables = 0  # variables declared by arrays without a value
 
     # -- helpers
     def line(self, tok: Token | None = None) -> int:
-        return (tok or self.tokens[self.i]).line
+        return self.place(tok)[0]
 
     def place(self, tok: Token | None = None) -> Place:
-        tok = tok or self.tokens[self.i]
-        return tok.line, tok.column
+        return self.lines.place((tok or self.tokens[self.i]).pos)
 
     def error(self, message: str, tok: Token | None = None) -> FznError:
-        tok = tok or self.tokens[self.i]
-        return FznError(message, tok.line, tok.column)
+        return FznError(message, *self.place(tok))
 
     def peek(self) -> Token:
         return self.tokens[self.i]
@@ -161,7 +162,8 @@ class Parser:
         self.expect(")")
         ann = self.annotations()
         self.expect(";")
-        return Constraint(name, tuple(args), ann, start.line, start.column, tuple(places))
+        line, column = self.place(start)
+        return Constraint(name, tuple(args), ann, line, column, tuple(places))
 
     def solve_item(self) -> SolveItem:
         start = self.expect("solve")
@@ -176,7 +178,7 @@ class Parser:
         else:
             raise self.error(f"expected satisfy, minimize or maximize, found {tok.text!r}", tok)
         self.expect(";")
-        return SolveItem(kind, objective, ann, start.line, start.column, place)
+        return SolveItem(kind, objective, ann, *self.place(start), place)
 
     def array_length(self) -> int:
         """`array [1..n] of`: n, checked before anything of that size exists."""
@@ -222,8 +224,8 @@ class Parser:
                                      f"arrays to {self.array_variables:,}: at most "
                                      f"{MAX_ARRAY:,} are supported", start)
             self.expect(";")
-            return VarDecl(name, is_bool, domain, ann, value, start.line, length,
-                           start.column, place)
+            line, column = self.place(start)
+            return VarDecl(name, is_bool, domain, ann, value, line, length, column, place)
         kind = self.par_type()
         self.expect(":")
         name = self.ident()
@@ -233,7 +235,8 @@ class Parser:
         value = self.expr()
         self.check_shape(name, value, length, place)
         self.expect(";")
-        return ParDecl(name, value, start.line, start.column, kind, place, length)
+        line, column = self.place(start)
+        return ParDecl(name, value, line, column, kind, place, length)
 
     def check_shape(self, name: str, value: object, length: int | None, place: Place) -> None:
         """A declared array's literal has its declared length; a scalar's value is no
@@ -398,7 +401,7 @@ class Parser:
         if tok.kind == "string":
             if value:
                 raise self.error("a string is not a value (strings are for annotations)", tok)
-            return Str(unescape(tok))
+            return Str(unescape(tok, self.lines))
         if tok.kind == "ident":
             if self.at("["):
                 self.next()
