@@ -261,7 +261,6 @@ class Checker:
         # function returning the position of the first false constraint in it, or -1;
         # `at[0]` says which one was being evaluated
         self.trees = complex_ones
-        self.indices = [x.index for x in variables]
         self.consts: list[object] = []
         self._chunks: list[Callable[[list[int], list[int]], int]] = []
         self.calls = 0  # solutions checked
@@ -330,7 +329,7 @@ class Checker:
 
     def _walk(self, values: list[int]) -> None:
         """Check the constraints not yet written out as code by walking their trees."""
-        assignment = dict(zip(self.indices, values))
+        assignment = {x.index: v for x, v in zip(self.variables, values)}
         for k in self.trees:
             try:
                 if evaluate(self.constraints[k], assignment) != 1:
