@@ -32,7 +32,6 @@ is what the engine requires of a propagator.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import BOUNDS, Inconsistency, IntView, Propagator, Solver
@@ -72,51 +71,49 @@ def edge_finding(est: list[int], lct: list[int], p: list[int]) -> list[int]:
     outside Ω that cannot complete with Ω before L (ECT(Ω ∪ {i}) > L) must come after all of
     Ω, so it starts at ECT(Ω) or later. ECT of a set is the largest est_a + (the durations of
     the tasks of the set that start no earlier than est_a). Returns the new earliest starts
-    (never smaller than `est`). O(n^2 log n); the work lists are made once, not per Ω
-    (this runs at every call of a disjunctive: allocation was most of its cost)."""
+    (never smaller than `est`).
+
+    One pass per L over the tasks in order of est, with T the durations of Ω: before
+    position a, the Ω tasks met so far take `done` of T, so threshold est_a counts T - done
+    of Ω. For i outside Ω, ECT(Ω ∪ {i}) is the largest of: a threshold of Ω before i (in
+    that order) plus p_i; est_i + p_i + T - done; a threshold of Ω after i, which is at most
+    ECT(Ω) <= L and so never decides the test (ties of est count either way: the same
+    thresholds). O(n^2), no list but the output written (this runs at every call of a
+    disjunctive: its cost is most of a job shop's search)."""
     n = len(est)
     out = list(est)
-    by_est = sorted(range(n), key=lambda k: est[k])
-    starts = [0] * n  # Ω's earliest starts, in increasing order (its first m entries)
-    dur = [0] * n
-    suffix = [0] * (n + 1)  # suffix[a]: the durations of Ω's tasks a.. in that order
-    prefix_max = [0] * n  # the largest starts[b] + suffix[b] over b <= a
-    suffix_max = [0] * (n + 1)  # ... over b >= a
-    for bound in sorted(set(lct)):
-        m = 0
-        for j in by_est:
-            if lct[j] <= bound:
-                starts[m] = est[j]
-                dur[m] = p[j]
-                m += 1
-        suffix[m] = 0
-        suffix_max[m] = NO_TIME
-        for a in range(m - 1, -1, -1):
-            suffix[a] = suffix[a + 1] + dur[a]
-            v = starts[a] + suffix[a]
-            suffix_max[a] = v if v > suffix_max[a + 1] else suffix_max[a + 1]
-        best = starts[0] + suffix[0]
-        for a in range(m):
-            v = starts[a] + suffix[a]
-            if v > best:
-                best = v
-            prefix_max[a] = best
-        ect = best
+    order = sorted(range(n), key=lambda k: est[k])
+    e_sorted = [est[k] for k in order]
+    c_sorted = [lct[k] for k in order]
+    p_sorted = [p[k] for k in order]
+    by_lct = sorted(range(n), key=lambda k: lct[k])
+    pushed: list[int] = []  # positions (in est order) to push at the current L
+    total = 0  # T: the durations of Ω
+    added = 0  # the tasks of by_lct in Ω
+    while added < n:
+        bound = lct[by_lct[added]]
+        while added < n and lct[by_lct[added]] == bound:
+            total += p[by_lct[added]]
+            added += 1
+        done = 0
+        ect = NO_TIME  # the largest threshold of Ω so far: ECT(Ω) at the end
+        pushed.clear()
+        for a in range(n):
+            e = e_sorted[a]
+            q = p_sorted[a]
+            if c_sorted[a] <= bound:
+                v = e + total - done
+                if v > ect:
+                    ect = v
+                done += q
+            elif ect + q > bound or e + q + total - done > bound:
+                pushed.append(a)
         if ect > bound:
             raise Inconsistency
-        for i in range(n):
-            if lct[i] <= bound or out[i] >= ect:
-                continue
-            # thresholds at or before est_i also count i; later ones do not; the threshold
-            # est_i itself counts i and every task of omega starting no earlier
-            b = bisect_right(starts, est[i], 0, m)
-            with_i = est[i] + p[i] + suffix[b]
-            if b > 0 and prefix_max[b - 1] + p[i] > with_i:
-                with_i = prefix_max[b - 1] + p[i]
-            if suffix_max[b] > with_i:
-                with_i = suffix_max[b]
-            if with_i > bound:
-                out[i] = ect
+        for a in pushed:
+            k = order[a]
+            if out[k] < ect:
+                out[k] = ect
     return out
 
 
@@ -201,13 +198,32 @@ class Disjunctive(Propagator):
         s, d, strict = self.starts, self.durations, self.strict
         journal = self.solver.journal
         n = len(s)
+        # _separate's rule on the two orders of each pair, written out: this runs at every
+        # call, on every pair, and nearly every pair can still go either way
         for i in range(n):
+            si = s[i]
+            di = d[i]
             for j in range(i + 1, n):
-                if not strict and (d[i].lo == 0 or d[j].lo == 0):
+                sj = s[j]
+                dj = d[j]
+                if not strict and (di.lo == 0 or dj.lo == 0):
+                    continue
+                i_first = si.lo + di.lo <= sj.hi
+                j_first = sj.lo + dj.lo <= si.hi
+                if i_first and j_first:
                     continue
                 if journal is not None:
                     journal.current_code = PRECEDENCE + RULES * (i * n + j)
-                _separate([(s[i], d[i], s[j]), (s[j], d[j], s[i])])
+                if i_first:
+                    sj.set_min(si.lo + di.lo)
+                    si.set_max(sj.hi - di.lo)
+                    di.set_max(sj.hi - si.lo)
+                elif j_first:
+                    si.set_min(sj.lo + dj.lo)
+                    sj.set_max(si.hi - dj.lo)
+                    dj.set_max(si.hi - sj.lo)
+                else:
+                    raise Inconsistency
 
     def _edge_finding(self) -> None:
         s, d = self.starts, self.durations
