@@ -384,15 +384,20 @@ class Cumulative(Propagator):
         """Fail when the tasks that must run inside a window [est_a, lct_b] need more energy
         (duration x demand) than cap * (lct_b - est_a)."""
         s, d, r = self.starts, self.durations, self.demands
-        est = {k: s[k].lo for k in tasks}
         by_lct = sorted(tasks, key=lambda k: s[k].hi + d[k].hi)
-        for lo in sorted(set(est.values())):
+        # the tasks' windows and energies read once, in order of lct: the double loop
+        # below reads each O(n) times
+        ests = [s[k].lo for k in by_lct]
+        ends = [s[k].hi + d[k].hi for k in by_lct]
+        energies = [d[k].lo * r[k].lo for k in by_lct]
+        n = len(by_lct)
+        for lo in sorted(set(ests)):
             energy = 0
-            for k in by_lct:
-                if est[k] < lo:
+            for b in range(n):
+                if ests[b] < lo:
                     continue
-                energy += d[k].lo * r[k].lo
-                if energy > cap * (s[k].hi + d[k].hi - lo):
+                energy += energies[b]
+                if energy > cap * (ends[b] - lo):
                     raise Inconsistency
 
 
