@@ -96,3 +96,25 @@ def test_truth_named_in_flatzinc_reified_builtins():
     expected = {(vx, vy, int(vx <= vy), int(vx == 2)) for vx in range(4) for vy in range(4)
                 if vx <= vy or vx == 2}
     assert got == expected
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_abs_of_a_signed_expression_is_the_expression(sign):
+    """|e| of an expression whose sign the domains decide compiles to e (or -e): no Abs
+    propagator waking at every change of e. The solutions are the brute-force ones."""
+    from conundrum.propagators.arith import Abs
+
+    m = cn.Model()
+    x = m.int_var(2, 6, "x")
+    y = m.int_var(-3000, 9000, "y")
+    m += abs(sign * (x + 4)) + y == 10
+    c = compiled(m)
+    assert not any(isinstance(p, Abs) for p in c.solver.propagators)
+    got = sorted((s[x], s[y]) for s in m.solutions())
+    want = sorted((a, 10 - (a + 4)) for a in range(2, 7))
+    assert got == want
+    # a sign the domains leave open keeps its Abs
+    m = cn.Model()
+    y, z, w = (m.int_var(-3000, 3000, n) for n in "yzw")
+    m += abs(sign * (y - z)) == w
+    assert sum(isinstance(p, Abs) for p in compiled(m).solver.propagators) == 1
