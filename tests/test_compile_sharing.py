@@ -105,13 +105,14 @@ def test_abs_of_a_signed_expression_is_the_expression(sign):
     from conundrum.propagators.arith import Abs
 
     m = cn.Model()
-    x = m.int_var(2, 6, "x")
+    x = m.int_var(2, 3000, "x")  # too many values to tabulate |x + 4|
     y = m.int_var(-3000, 9000, "y")
     m += abs(sign * (x + 4)) + y == 10
+    m += x % 500 == 7
     c = compiled(m)
     assert not any(isinstance(p, Abs) for p in c.solver.propagators)
     got = sorted((s[x], s[y]) for s in m.solutions())
-    want = sorted((a, 10 - (a + 4)) for a in range(2, 7))
+    want = [(a, 10 - (a + 4)) for a in range(2, 3001) if a % 500 == 7]
     assert got == want
     # a sign the domains leave open keeps its Abs
     m = cn.Model()
