@@ -17,7 +17,8 @@ from conundrum.propagators.linear import linear_bounds
 
 
 class Lin:
-    """A linear form sum(coef * engine var) + const with integer coefficients."""
+    """A linear form sum(coef * engine var) + const with integer coefficients; never
+    changed in place (operations return new forms, or the form itself)."""
 
     __slots__ = ("terms", "const")
 
@@ -34,6 +35,8 @@ class Lin:
         return not self.terms
 
     def scaled(self, k: int) -> Lin:
+        if k == 1:
+            return self  # forms are never changed in place
         if k == 0:
             return Lin()
         return Lin({v: c * k for v, c in self.terms.items()}, self.const * k)

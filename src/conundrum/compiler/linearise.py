@@ -54,6 +54,16 @@ def value(cx: Compiler, root: object) -> Rat:
     if not isinstance(root, Expr):
         return const_rat(root)  # type: ignore[arg-type]
     memo = cx.values
+    if type(root) is Sum and all(type(t) is Var for t in root.args):
+        # a sum of variables (each FlatZinc linear row): linear, so never tabulated, and
+        # its terms' values are their variables' forms; no walk of the tree (a model of
+        # 59,700 int_lin_ne rows spent a fifth of its compilation in that walk)
+        got = memo.get(id(root))
+        if got is None:
+            forms: list[Rat] = [(cx.var_lin(t.index), ONE) for t in root.args
+                                if isinstance(t, Var)]  # all of them (the test above)
+            got = memo[id(root)] = _sum_of(cx, root, forms)
+        return got
     for node in postorder(root, leaf=lambda n: _tabulated(cx, n)):
         if id(node) not in memo:
             memo[id(node)] = _node_value(cx, node)
@@ -145,18 +155,29 @@ def _over_common_denominator(parts: list[Rat]) -> Rat:
 
 
 def _sum(cx: Compiler, node: Sum) -> Rat:
+    return _sum_of(cx, node, [cx.rat(term) for term in node.args])
+
+
+def _sum_of(cx: Compiler, node: Sum, values: list[Rat]) -> Rat:
+    """The pair of a Sum whose terms have the pairs `values`."""
     const_parts: list[Rat] = [const_rat(node.const)]
     var_parts: list[Rat] = []
-    for coef, term in zip(node.coefs, node.args):
-        n, d = cx.rat(term)
-        c = Fraction(coef)
-        n = n.scaled(c.numerator)
-        d = d.scaled(c.denominator)
+    for coef, (n, d) in zip(node.coefs, values):
+        if isinstance(coef, int):
+            n = n.scaled(coef)
+        else:
+            c = Fraction(coef)
+            n = n.scaled(c.numerator)
+            d = d.scaled(c.denominator)
         if d.is_const():
             const_parts.append((n, d))
         else:
             var_parts.append((n, d))
     const_part = _over_common_denominator(const_parts)
+    if all(d.is_const() for _, d in var_parts):
+        # Aux.add one by one would copy the growing sum at each term (quadratic); in one
+        # pass the same form (normal() divides out what the lcms multiplied in)
+        return normal(*_over_common_denominator(var_parts + [const_part]))
     result = const_part
     if var_parts:
         acc = var_parts[0]
