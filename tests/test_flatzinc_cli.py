@@ -598,3 +598,29 @@ def test_why_names_the_minizinc_source_with_the_symbol_table(tmp_path, capsys):
     assert "add --why" in capsys.readouterr().err
     assert main(["fzn", "--why", "--paths", str(fzn), str(fzn)]) == 2
     assert "not a MiniZinc symbol table line" in capsys.readouterr().err
+
+
+def test_reading_pauses_the_collector_and_the_run_undoes_the_freeze(tmp_path, capsys):
+    """`conundrum fzn` reads with the cyclic collector paused and sets the model aside
+    from later collections (gc.freeze): the reader gives the same model, the collector's
+    enabled state is what it was, and nothing stays frozen once the command returns."""
+    import gc
+
+    from conundrum.cli.fzn import read_paused
+    from conundrum.io.flatzinc.build import read
+
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            problem = read_paused(GRID, False)
+            assert gc.isenabled() is enabled
+            assert gc.get_freeze_count() > 0
+        finally:
+            gc.unfreeze()
+            gc.enable()
+        plain = read(GRID)
+        assert [str(c) for c in problem.model.constraints] == \
+            [str(c) for c in plain.model.constraints]
+    code, out, _ = run(tmp_path, capsys, GRID)
+    assert code == 0 and out.startswith("f = ")
+    assert gc.get_freeze_count() == 0

@@ -7,6 +7,7 @@ configuration in conundrum.io.flatzinc.config): -a, -n N, -f, -t MS, -s, -r SEED
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -243,7 +244,6 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
             f"not {args.workers}")
         return 2
     import conundrum as cn
-    from conundrum.io.flatzinc.build import read
     from conundrum.io.flatzinc.parser import FznError
 
     where = "<stdin>" if args.file == "-" else args.file
@@ -256,7 +256,7 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
             if not args.why:
                 raise FznError("--paths names the MiniZinc source for --why: add --why")
             origins = read_paths(read_source(args.paths), args.paths)
-        problem = read(text, free=args.free)
+        problem = read_paused(text, args.free)
     except FznError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2
@@ -273,4 +273,26 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     except cn.ModelError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2
+    finally:
+        gc.unfreeze()
     return 0
+
+
+def read_paused(text: str, free: bool) -> Problem:
+    """`read` with the cyclic garbage collector paused, and what it read then set aside
+    from later collections (`gc.freeze`; `run` undoes it when the search ends). Reading
+    makes no cyclic garbage, only objects that live as long as the model, and on a large
+    FlatZinc (queens+200: 4.9 MB, 59,700 constraints) the full collections that their
+    number triggers cost a fifth of the reading, and their scans of the model slow every
+    later collection of the compiler and the search."""
+    from conundrum.io.flatzinc.build import read
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        problem = read(text, free=free)
+    finally:
+        if enabled:
+            gc.enable()
+    gc.freeze()
+    return problem
