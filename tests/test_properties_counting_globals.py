@@ -4,6 +4,8 @@ harness). The predicates are written here from the constraints' definitions."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -86,6 +88,32 @@ def test_bin_packing(data: st.DataObject) -> None:
                         for k in range(2)))
 
     check(data, domains, f"m += cn.bin_packing(xs[:2], xs[2:], {sizes})", pred)
+
+
+@pytest.mark.parametrize("search", [{}, {"search": "learning"},
+                                    {"var_select": "first_fail", "restarts": "luby"}])
+@given(data=st.data())
+def test_bin_packing_more_items_than_bins(search: dict, data: st.DataObject) -> None:
+    """Three bins of capacity `cap`, five or six items of sizes 1..4, each item's bins a
+    random subset: the solutions are the brute-force ones under each search (the
+    propagator lists an item's bins again only when they changed since its last call, so
+    its sums must follow every backtrack and backjump)."""
+    items = data.draw(st.integers(5, 6), label="items")
+    sizes = data.draw(st.lists(st.integers(1, 4), min_size=items, max_size=items),
+                      label="sizes")
+    allowed = data.draw(st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=3,
+                                          unique=True), min_size=items, max_size=items),
+                        label="bins")
+    cap = data.draw(st.integers(3, 9), label="cap")
+    m = cn.Model()
+    loads = [m.int_var(0, cap) for _ in range(3)]
+    bins = [m.int_var(sorted(a)) for a in allowed]
+    m += cn.bin_packing(loads, bins, sizes)
+    got = sorted(tuple(s[b] for b in bins) for s in m.solutions(**search))
+    want = sorted(t for t in itertools.product(*(sorted(a) for a in allowed))
+                  if all(sum(w for w, b in zip(sizes, t) if b == k) <= cap
+                         for k in range(3)))
+    assert got == want
 
 
 @given(data=st.data())

@@ -38,12 +38,17 @@ class BinPacking(Propagator):
         self.total = 0
         for w in sizes:
             self.total += w
-        # each item's bins as last listed, by the domain they were listed from: most items
-        # keep their domain from one call to the next, and listing a bit set's values was a
-        # third of the propagator's time (bin packing u120 under learning)
-        self.listed_lo = [0] * len(bins)
-        self.listed_bits = [-1] * len(bins)
+        # the sums below over each item's bins as last listed (`listed`, from the domain
+        # `listed_lo`, `listed_bits`; -2: none, or a bounds-only domain, listed at every
+        # call): a call lists again only the items whose domain differs, whichever way the
+        # search went since, and moves their sizes between the sums. Listing every item's
+        # bins at every call was most of a learning search's time on bin packing u120.
+        n = len(bins)
+        self.listed_lo = [0] * n
+        self.listed_bits = [-2] * n
         self.listed: list[list[int]] = [[] for _ in bins]
+        self.required: list[int] = []  # per bin: the sizes of the items listed there alone
+        self.possible: list[int] = []  # per bin: the sizes of the items listed there
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         return explain_entry(journal, self.loads, self.bins, self.sizes, self.total, e, out)
@@ -64,20 +69,30 @@ class BinPacking(Propagator):
     def propagate(self) -> None:
         loads, bins, sizes = self.loads, self.bins, self.sizes
         k = len(loads)
-        required = [0] * k
-        possible = [0] * k
-        open_bins: list[list[int]] = []  # each unplaced item's bins, read once
+        if len(self.possible) != k:  # the first call
+            self.required = [0] * k
+            self.possible = [0] * k
+        required, possible = self.required, self.possible
+        listed, listed_lo, listed_bits = self.listed, self.listed_lo, self.listed_bits
         for i in range(len(bins)):
-            x, w = bins[i], sizes[i]
-            if x.lo == x.hi:
-                required[x.lo] += w
-                possible[x.lo] += w
-                open_bins.append([])
-            else:
-                where = self._bins_of(i, x)
-                open_bins.append(where)
-                for b in where:
-                    possible[b] += w
+            x = bins[i]
+            bits = x.bits
+            if bits == listed_bits[i] and x.lo == listed_lo[i]:
+                continue
+            w = sizes[i]
+            old = listed[i]
+            for b in old:
+                possible[b] -= w
+            if len(old) == 1:
+                required[old[0]] -= w
+            where = x.values_list()
+            for b in where:
+                possible[b] += w
+            if len(where) == 1:
+                required[where[0]] += w
+            listed[i] = where
+            listed_lo[i] = x.lo
+            listed_bits[i] = bits if bits >= 0 else -2
         low_sum = 0
         high_sum = 0
         for b in range(k):
@@ -88,27 +103,23 @@ class BinPacking(Propagator):
             load = loads[b]
             # the other bins hold at least low_sum - load.lo and at most high_sum - load.hi
             load.set_bounds(self.total - (high_sum - load.hi), self.total - (low_sum - load.lo))
+        # an item heavier than room[b] does not fit in bin b; one heavier than spare[b] is
+        # needed there (the bin cannot reach its least load without it). The loads do not
+        # move during the loop below (its changes are to the items' bins), so both are
+        # read once, and an item no heavier than the smallest of each is left alone.
+        room = [loads[b].hi - required[b] for b in range(k)]
+        spare = [possible[b] - loads[b].lo for b in range(k)]
+        light = min(min(room), min(spare)) if k else 0
         for i in range(len(bins)):
             x, w = bins[i], sizes[i]
-            if x.lo == x.hi or w == 0:
+            if x.lo == x.hi or w <= light:
                 continue
-            where = open_bins[i]
+            where = listed[i]
             if len(where) != x.card:  # x occurs twice and has changed since
-                where = self._bins_of(i, x)
+                where = x.values_list()
             for b in where:
-                if required[b] + w > loads[b].hi:
+                if w > room[b]:
                     x.remove(b)
-                elif possible[b] - w < loads[b].lo:
+                elif w > spare[b]:
                     x.assign(b)
                     break
-
-    def _bins_of(self, i: int, x: IntView) -> list[int]:
-        """The values of item i's bin x (a list never changed in place: it is kept for the
-        next call while x keeps this domain)."""
-        if x.bits >= 0 and x.bits == self.listed_bits[i] and x.lo == self.listed_lo[i]:
-            return self.listed[i]
-        where = x.values_list()
-        self.listed[i] = where
-        self.listed_bits[i] = x.bits
-        self.listed_lo[i] = x.lo
-        return where
