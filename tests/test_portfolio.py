@@ -231,3 +231,46 @@ def test_compilations_of_one_snapshot_share_one_checker() -> None:
     second = compile_model(list(m.variables), list(m.constraints), last, -1, twin=first)
     assert second is not None and second.check is first.check
     assert first._checker is not None
+
+
+def test_the_probes_last_part_takes_half_turns() -> None:
+    """Once only the probes' last part is left (plain branch and bound, the classic arm's
+    kind of search), the probes' arm takes LAST_PART of the turn it would have, leading
+    or not; the other arms' turns are unchanged."""
+    shares = portfolio.Shares()
+    shares.record("bisection", improved=True, tightened=False)
+    assert shares.factor("bisection") == portfolio.LEAD
+    shares.last_part()
+    assert shares.factor("bisection") == portfolio.LEAD * portfolio.LAST_PART
+    shares.record("classic", improved=True, tightened=False)
+    assert shares.factor("bisection") == portfolio.LAST_PART
+    assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
+
+
+def test_the_probes_say_when_their_last_part_begins() -> None:
+    """bisection.probe_turns calls its `on_last_part` once, when a probe would only ask
+    for the incumbent's next value, and then goes on to the optimum (here the incumbent
+    is one short of the root's bound: the last part at once)."""
+    import time
+
+    from conundrum.compiler.bisection import WIDE, probe_turns
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.search.options import SearchOptions
+    from conundrum.search.slicing import Slice
+    from conundrum.search.stats import SearchStats
+
+    m = cn.Model()
+    x = m.int_var(0, WIDE + 10, "x")
+    m += x != WIDE + 10
+    compiled = compile_model(m.variables, m.constraints, x, 1)
+    assert compiled is not None and compiled.obj is not None
+    calls: list[int] = []
+    start = compiled.obj.hi - 1
+    best = [start]
+    slicer = Slice()
+    slicer.until = float("inf")
+    found = list(probe_turns(compiled, SearchOptions(), SearchStats(), time.perf_counter(),
+                             best, slicer, lambda: calls.append(best[0])))
+    assert calls == [start]
+    assert found and all(values is not None for values in found)
+    assert best == [WIDE + 9]

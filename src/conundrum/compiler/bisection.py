@@ -32,7 +32,7 @@ bound crawls (two rows 10**24 wide) is still proved by the probes.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, cast
 
 from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
@@ -83,8 +83,9 @@ def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
 
 
 def probe_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
-                start: float, best: list[int],
-                slicer: Slice) -> Generator[list[int] | None, None, None]:
+                start: float, best: list[int], slicer: Slice,
+                on_last_part: Callable[[], None] | None = None,
+                ) -> Generator[list[int] | None, None, None]:
     """Bisection as an arm of the portfolio (compiler/portfolio.py), for an objective
     wide enough for it: probes from the shared incumbent `best` (which the portfolio's
     first turn has found), each within PROBE_NODES nodes. Yields each better solution's
@@ -93,8 +94,11 @@ def probe_turns(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats
     incumbent, in slices too: the arm is then `bisect` after its first solution, so the
     portfolio is never far behind what search="classic" does on such an objective. Ends
     with a proof of optimality (stats.stopped_by None) or a limit of the run (named
-    there)."""
+    there). `on_last_part` is told when the last part begins (the portfolio then shortens
+    the arm's turns: it is a second branch and bound beside its classic arm)."""
     if (yield from _probes(compiled, opts, stats, start, best, slicer)):
+        if on_last_part is not None:
+            on_last_part()
         yield from compiled.sliced_run(opts, stats, start, best, (), slicer)
 
 

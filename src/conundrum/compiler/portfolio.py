@@ -32,7 +32,8 @@ state between turns, so that a run is never much slower than the better of the t
   no bound, as branch and bound from scratch does: a model's search annotation may be
   tuned to that tree and lost from a tight bound (bisection.py). The arm is bisection's
   whole search after its first solution, its last part included (the plain branch and
-  bound from the incumbent). Large neighbourhood search comes last.
+  bound from the incumbent); in that part it is a second search of the classic arm's
+  kind, and takes LAST_PART of its turns. Large neighbourhood search comes last.
 - **Shared incumbent**: both branch and bounds hold the same incumbent list; the classic
   search applies it at its next node, the learning search by a restart when it resumes
   (its learned nogoods stay valid: bounds only tighten).
@@ -61,6 +62,10 @@ SLICE = 0.25  # seconds: every turn of the first round after the classic arm's f
 GROWTH = 1.25  # each round's turns are this much longer than the round's before
 MAX_SLICE = 2.0  # up to this: the arm that ends the run waits at most one turn per other
 LEAD = 2.0  # the exact arm that progressed last takes turns this many times as long
+# the probes' arm once only their last part, plain branch and bound, is left: a second
+# search of the classic arm's kind, at this fraction of its turn (scene_allocation under a
+# time limit: four arms, 2.5x the classic search alone with whole turns)
+LAST_PART = 0.5
 FADE = 0.5  # LNS's turn shrinks by this after each turn of its without an improvement
 MIN_FADE = 0.125  # down to this (it stays an arm: it may improve again)
 
@@ -72,17 +77,25 @@ class Shares:
     which can never end the run with a proof, leads none of them and fades by FADE a
     turn without an improvement, to MIN_FADE."""
 
-    __slots__ = ("leader", "misses")
+    __slots__ = ("leader", "misses", "plain")
 
     def __init__(self) -> None:
         self.leader = ""  # the name of the exact arm that progressed last ("": none yet)
         self.misses = 0  # LNS's turns since its last improvement
+        self.plain = False  # the probes have reached their last part
 
     def factor(self, name: str) -> float:
         """The arm's next turn, as a multiple of the round's turn."""
         if name == "lns":
             return max(MIN_FADE, FADE ** self.misses)
-        return LEAD if name == self.leader else 1.0
+        share = LEAD if name == self.leader else 1.0
+        if name == "bisection" and self.plain:
+            share *= LAST_PART
+        return share
+
+    def last_part(self) -> None:
+        """The probes' arm is now plain branch and bound (compiler/bisection.py)."""
+        self.plain = True
 
     def record(self, name: str, improved: bool, tightened: bool) -> None:
         """After the arm's turn: whether it found a better solution, and whether the
@@ -107,7 +120,8 @@ class _Arm:
         self.slice = Slice()
         self.run: Generator[list[int] | None, None, None] | None = None
 
-    def begin(self, start: float, best: list[int], incumbent: list[list[int]]) -> None:
+    def begin(self, start: float, best: list[int], incumbent: list[list[int]],
+              shares: Shares) -> None:
         """Start the arm's run on its compiled model (see the module)."""
         assert self.compiled is not None
         if self.name == "lns":
@@ -119,7 +133,7 @@ class _Arm:
             from conundrum.compiler.bisection import probe_turns
 
             self.run = probe_turns(self.compiled, self.opts, self.stats, start, best,
-                                   self.slice)
+                                   self.slice, shares.last_part)
         else:
             self.run = self.compiled.sliced_run(self.opts, self.stats, start, best, (),
                                                self.slice)
@@ -192,7 +206,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                         return
                     if arm.compiled is None:  # cannot happen: the first one compiled
                         raise AssertionError("a second compilation failed at the root")
-                arm.begin(start, best, incumbent)
+                arm.begin(start, best, incumbent, shares)
             assert arm.run is not None
             if k == 0:  # a failure budget, the same on every run
                 arm.slice.fail_cap = first_fails
