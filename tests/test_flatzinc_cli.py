@@ -251,6 +251,25 @@ def test_conundrum_fzn_reads_its_own_arguments_and_nothing_else(tmp_path):
     assert bad.stderr.startswith("conundrum-fzn: unrecognized arguments: --bogus"), bad.stderr
 
 
+def test_conundrum_fzn_command_parses_only_its_own_arguments(tmp_path):
+    """`conundrum fzn ...` builds the fzn command's parser alone, as conundrum-fzn does:
+    the same output, usage errors named `conundrum fzn`, no puzzle module imported."""
+    import sys
+
+    path = tmp_path / "model.fzn"
+    path.write_text(OPT)
+    code = ("import sys; from conundrum.cli import main; status = main(sys.argv[1:]); "
+            "print(sorted(m for m in sys.modules if m.startswith('conundrum.puzzles')), "
+            "status)")
+    out = subprocess.run([sys.executable, "-c", code, "fzn", "-a", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == main_output(["fzn", "-a", str(path)]) + "[] 0\n"
+    bad = subprocess.run([sys.executable, "-c", code, "fzn", "--bogus", str(path)],
+                         capture_output=True, text=True)
+    assert bad.stdout.strip() == "[] 2"
+    assert bad.stderr.startswith("conundrum fzn: unrecognized arguments: --bogus"), bad.stderr
+
+
 def main_output(argv: list[str]) -> str:
     """What `conundrum ARGV` prints."""
     out = io.StringIO()

@@ -64,12 +64,13 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def build_fzn_parser() -> argparse.ArgumentParser:
-    """The parser of `conundrum-fzn`: `conundrum fzn`'s arguments alone (what MiniZinc
-    starts for every model does not build, nor import, the puzzle commands)."""
+def build_fzn_parser(prog: str = "conundrum-fzn") -> argparse.ArgumentParser:
+    """The parser of `conundrum-fzn` (and of `conundrum fzn`): `conundrum fzn`'s arguments
+    alone (what MiniZinc starts for every model does not build, nor import, the puzzle
+    commands)."""
     from conundrum.cli.fzn import add_arguments
 
-    parser = _Parser(prog="conundrum-fzn", description=FZN_DESCRIPTION)
+    parser = _Parser(prog=prog, description=FZN_DESCRIPTION)
     add_arguments(parser)
     return parser
 
