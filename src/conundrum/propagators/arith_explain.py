@@ -37,7 +37,7 @@ that fails.
 from __future__ import annotations
 
 from conundrum.engine import IntView, Propagator
-from conundrum.engine.bits import lost, offsets
+from conundrum.engine.bits import count_bits, lost, offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred
 from conundrum.engine.reasons import domain_preds
@@ -143,10 +143,11 @@ def _values(lo: int, hi: int, bits: int) -> list[int]:
 
 
 def _supported(p: Relation, k: int, v: int, lo: list[int], hi: list[int],
-               bits: list[int], budget: list[int]) -> bool:
+               bits: list[int], budget: list[int], listed: list[list[int] | None]) -> bool:
     """Whether view k = v has a support in the others' domains, by enumeration (an
     odometer over their values); True (no proof) when it would exceed budget[0] checks,
-    which it spends."""
+    which it spends. `listed[j]`: view j's values once listed (the caller's, for the
+    same domains: every v of one proof enumerates the same others)."""
     n = len(lo)
     lists: list[list[int]] = []
     count = 1
@@ -156,7 +157,13 @@ def _supported(p: Relation, k: int, v: int, lo: list[int], hi: list[int],
             continue
         if hi[j] - lo[j] >= budget[0]:
             return True
-        vals = _values(lo[j], hi[j], bits[j])
+        vals = listed[j]
+        if vals is None:
+            # counted before listed: a set too large for the budget is not listed at all
+            size = hi[j] - lo[j] + 1 if bits[j] < 0 else count_bits(bits[j])
+            if count * size > budget[0]:
+                return True
+            vals = listed[j] = _values(lo[j], hi[j], bits[j])
         count *= len(vals)
         if count > budget[0]:
             return True
@@ -199,11 +206,12 @@ def _excluded(p: Relation, k: int, entry: _Entry | None, lo: list[int], hi: list
             bad.append(b)
         else:
             _bad_ranges(entry, a, b, bad)
+    listed: list[list[int] | None] = [None] * len(lo)
     for t in range(0, len(bad), 2):
         a, b = bad[t], bad[t + 1]
         v = _first_in(a, b, lo[k], hi[k], bits[k])
         while v is not None:
-            if budget[0] <= 0 or _supported(p, k, v, lo, hi, bits, budget):
+            if budget[0] <= 0 or _supported(p, k, v, lo, hi, bits, budget, listed):
                 return False
             v = _first_in(v + 1, b, lo[k], hi[k], bits[k])
     return True
