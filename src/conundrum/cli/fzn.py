@@ -263,9 +263,9 @@ def run(args: argparse.Namespace, out: Callable[[str], None],
     except cn.ModelError as e:
         err(f"conundrum fzn: {where}: {e}")
         return 2
-    for w in problem.warnings:
-        err(f"conundrum fzn: warning: {w}")
     try:
+        for w in problem.warnings:
+            err(f"conundrum fzn: warning: {w}")
         unsatisfiable = solve(problem, args, out)
         if unsatisfiable and args.why:
             why(problem, text, args.time_ms / 1000 if args.time_ms else WHY_SECONDS, out,

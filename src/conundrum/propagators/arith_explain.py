@@ -158,15 +158,15 @@ def _supported(p: Relation, k: int, v: int, lo: list[int], hi: list[int],
         if hi[j] - lo[j] >= budget[0]:
             return True
         vals = listed[j]
-        if vals is None:
-            # counted before listed: a set too large for the budget is not listed at all
-            size = hi[j] - lo[j] + 1 if bits[j] < 0 else count_bits(bits[j])
-            if count * size > budget[0]:
-                return True
-            vals = listed[j] = _values(lo[j], hi[j], bits[j])
-        count *= len(vals)
+        # counted before listed: a set too large for the budget is not listed at all
+        if vals is not None:
+            count *= len(vals)
+        else:
+            count *= hi[j] - lo[j] + 1 if bits[j] < 0 else count_bits(bits[j])
         if count > budget[0]:
             return True
+        if vals is None:
+            vals = listed[j] = _values(lo[j], hi[j], bits[j])
         lists.append(vals)
     if count == 0:
         return False

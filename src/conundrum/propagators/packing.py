@@ -47,8 +47,8 @@ class BinPacking(Propagator):
         self.listed_lo = [0] * n
         self.listed_bits = [-2] * n
         self.listed: list[list[int]] = [[] for _ in bins]
-        self.required: list[int] = []  # per bin: the sizes of the items listed there alone
-        self.possible: list[int] = []  # per bin: the sizes of the items listed there
+        self.required = [0] * len(loads)  # per bin: the sizes of the items listed there alone
+        self.possible = [0] * len(loads)  # per bin: the sizes of the items listed there
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         return explain_entry(journal, self.loads, self.bins, self.sizes, self.total, e, out)
@@ -69,9 +69,6 @@ class BinPacking(Propagator):
     def propagate(self) -> None:
         loads, bins, sizes = self.loads, self.bins, self.sizes
         k = len(loads)
-        if len(self.possible) != k:  # the first call
-            self.required = [0] * k
-            self.possible = [0] * k
         required, possible = self.required, self.possible
         listed, listed_lo, listed_bits = self.listed, self.listed_lo, self.listed_bits
         for i in range(len(bins)):

@@ -198,8 +198,8 @@ class Disjunctive(Propagator):
         s, d, strict = self.starts, self.durations, self.strict
         journal = self.solver.journal
         n = len(s)
-        # _separate's rule on the two orders of each pair, written out: this runs at every
-        # call, on every pair, and nearly every pair can still go either way
+        # _separate's rule on the two orders of each pair, without its list of ways: this
+        # runs at every call, on every pair, and nearly every pair can still go either way
         for i in range(n):
             si = s[i]
             di = d[i]
@@ -215,13 +215,9 @@ class Disjunctive(Propagator):
                 if journal is not None:
                     journal.current_code = PRECEDENCE + RULES * (i * n + j)
                 if i_first:
-                    sj.set_min(si.lo + di.lo)
-                    si.set_max(sj.hi - di.lo)
-                    di.set_max(sj.hi - si.lo)
+                    _precede(si, di, sj)
                 elif j_first:
-                    si.set_min(sj.lo + dj.lo)
-                    sj.set_max(si.hi - dj.lo)
-                    dj.set_max(si.hi - sj.lo)
+                    _precede(sj, dj, si)
                 else:
                     raise Inconsistency
 
@@ -462,7 +458,11 @@ def _separate(ways: list[tuple[IntView, IntView, IntView]]) -> None:
     if not possible:
         raise Inconsistency
     if len(possible) == 1:
-        a, length, b = possible[0]
-        b.set_min(a.lo + length.lo)
-        a.set_max(b.hi - length.lo)
-        length.set_max(b.hi - a.lo)
+        _precede(*possible[0])
+
+
+def _precede(a: IntView, length: IntView, b: IntView) -> None:
+    """Enforce a + length <= b, bounds consistent."""
+    b.set_min(a.lo + length.lo)
+    a.set_max(b.hi - length.lo)
+    length.set_max(b.hi - a.lo)
