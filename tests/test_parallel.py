@@ -313,7 +313,7 @@ def test_command_line_workers(capsys: pytest.CaptureFixture) -> None:
     assert children() == []
 
 
-@pytest.mark.parametrize("value_select", ["min", "max", "split", "auto"])
+@pytest.mark.parametrize("value_select", ["min", "max", "split", "auto", "median", "middle"])
 def test_decisions_on_bounds_only_domains_are_replayed_in_order(value_select: str) -> None:
     """Variables kept as bounds only (linear constraints alone make no holes): x != v
     where v is a bound only after the earlier decisions propagated. A subproblem must

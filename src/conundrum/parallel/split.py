@@ -18,6 +18,7 @@ from conundrum.compiler.compiled import CompiledModel, PathStep
 from conundrum.engine import Inconsistency
 from conundrum.search.dfs import ObjectiveBound, branching
 from conundrum.search.options import SearchOptions
+from conundrum.search.selectors import Outward
 from conundrum.search.stats import SearchStats
 
 Path = tuple[PathStep, ...]
@@ -64,7 +65,11 @@ def split(compiled: CompiledModel, opts: SearchOptions, target: int, stats: Sear
                 closed.append((place, path))
                 continue
             k = compiled.position[id(choice[0])]
-            for i, (kind, v) in enumerate(choice[1]):
+            alts = choice[1]
+            # a fixed list of subtrees (Outward makes its values as they are tried)
+            listed = alts.partition() if isinstance(alts, Outward) else \
+                [alts[j] for j in range(len(alts))]
+            for i, (kind, v) in enumerate(listed):
                 step = (k, kind, v)
                 stats.nodes += 1
                 trail.push_level()

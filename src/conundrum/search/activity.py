@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from conundrum.search.selectors import EQ, NE, Decision, Random32, ValueChooser
+from conundrum.search.selectors import EQ, NE, Alternatives, Random32, ValueChooser
 
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
@@ -92,7 +92,7 @@ class Activity:
         else `fallback`'s choice."""
         phase = self.phase
 
-        def choose(x: IntVar) -> tuple[Decision, ...]:
+        def choose(x: IntVar) -> Alternatives:
             v = phase[x.index]
             if v != NO_PHASE and x.contains(v):
                 return ((EQ, v), (NE, v))

@@ -45,16 +45,16 @@ from conundrum.search.options import SearchOptions, check_options, parse_method,
 from conundrum.search.restarts import DEFAULT_SCALE, RestartPolicy, parse_restarts, refuted_nogoods
 from conundrum.search.selectors import (
     EQ,
-    GT,
-    LE,
     LEARNING_VAR_SELECTS,
     NE,
-    Decision,
+    Alternatives,
+    Outward,
     Random32,
     ValueChooser,
     VarChooser,
     apply_decision,
     auto_value,
+    bounded,
     hinted,
     make_value_select,
     make_var_select,
@@ -193,7 +193,7 @@ def _learn_on(runner: _Runner, bound: ObjectiveBound | None, options: SearchOpti
 def branching(solver: Solver, branch_vars: list[IntVar], extra_vars: list[IntVar],
               options: SearchOptions, phases: list[tuple[list[IntVar], str, str]],
               project: list[IntVar] | None = None, bound: ObjectiveBound | None = None,
-              ) -> Callable[[], tuple[IntVar, tuple[Decision, ...]] | None]:
+              ) -> Callable[[], tuple[IntVar, Alternatives] | None]:
     """The search's own choice at the current state of the engine: a function giving
     (variable, decisions) for the next branching, or None when every variable is fixed.
     A parallel search splits the tree with it into subproblems. With `project`, the
@@ -288,7 +288,7 @@ class _Runner:
                 self.key_vars.append(bound.obj)
         self.project: list[IntVar] = list(project) if project is not None else []
 
-    def projected_alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
+    def projected_alternatives(self) -> tuple[IntVar, Alternatives] | None:
         """Like alternatives(), the projection variables first (unless the phases come
         first, see __init__); sets self.completing when they (and the objective, under
         branch and bound) are all fixed."""
@@ -301,19 +301,15 @@ class _Runner:
             x = select_var(xs)
             if x is not None:
                 self.completing = False
-                decisions = select_value(x)
-                kind, v = decisions[0]
-                if kind == EQ and x.bits < 0 and x.lo < v < x.hi:
-                    decisions = ((EQ, v), (LE, v - 1), (GT, v))  # as in alternatives()
-                return x, decisions
+                return x, bounded(x, select_value(x))
         bound = self.bound
         self.completing = bound is None or bound.obj.lo == bound.obj.hi
         return self.alternatives()
 
-    def alternatives(self) -> tuple[IntVar, tuple[Decision, ...]] | None:
+    def alternatives(self) -> tuple[IntVar, Alternatives] | None:
         """(var, decisions) for the next branching, or None when every variable is fixed."""
         x: IntVar | None = None
-        decisions: tuple[Decision, ...] = ()
+        decisions: Alternatives = ()
         for xs, select_var, select_value in self.phases:
             x = select_var(xs)
             if x is not None:
@@ -337,11 +333,19 @@ class _Runner:
             else:
                 return None
             decisions = auto_value(x)
-        kind, v = decisions[0]
-        if kind == EQ and x.bits < 0 and x.lo < v < x.hi:
-            # a bounds-only domain cannot drop an interior value: split around it
-            decisions = ((EQ, v), (LE, v - 1), (GT, v))
-        return x, decisions
+        return x, bounded(x, decisions)
+
+    def narrowed(self, alts: Outward) -> bool:
+        """Apply the objective's bound at an Outward branching's node before its next
+        value is chosen (it follows the bounds found since): whether a value is left."""
+        try:
+            if self.bound is not None:
+                self.bound.apply()
+                self.solver.fix_point()
+        except Inconsistency:
+            self.stats.fails += 1
+            return False
+        return alts.narrow()
 
     def stop_by(self, reason: str) -> None:
         """Stop the search: `reason` is the limit that was reached."""
@@ -430,6 +434,9 @@ class _Runner:
                         frame[2] = len(alts)
                         continue
                     trail.restart_level()
+                    if i and isinstance(alts, Outward) and not self.narrowed(alts):
+                        frame[2] = len(alts)
+                        continue
                     if limited:
                         self.check_limits()
                         slicer = self.slicer

@@ -12,8 +12,9 @@ through a key function.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable
-from typing import Final, Literal, get_args
+from typing import Final, Literal, Protocol, get_args
 
 from conundrum.engine import IntVar
 from conundrum.engine.var import BITSET_LIMIT
@@ -38,6 +39,79 @@ GT: Final = 3
 Decision = tuple[int, int]
 
 
+class Alternatives(Protocol):
+    """A branching's decisions in the order they are tried: a tuple, or `Outward`."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int) -> Decision: ...
+
+
+class Outward:
+    """The branching `x = m | x != m`, re-branched on x with the same median rule, as
+    MiniZinc's indomain_median (and ECLiPSe's indomain middle) mean it and Gecode searches
+    it, on a bounds-only domain, which cannot hold the hole that `x != m` makes: the
+    alternatives x = v for v the lower median of x's values not yet tried, one at a time.
+    Without a change of x's bounds that walks outwards from m (m, m - 1, m + 1, ...); a
+    bound that moves between alternatives (the objective's, after a solution: the search
+    calls `narrow` before each one) moves the median with it, as in Gecode's tree. Values
+    are made as they are tried: a domain may span 10**18 values."""
+
+    def __init__(self, x: IntVar, first: int) -> None:
+        self.x = x
+        self.lo = x.lo
+        self.hi = x.hi
+        self.tried: list[int] = [first]  # in the order tried
+        self.ordered: list[int] = [first]  # the same, sorted
+
+    def __len__(self) -> int:
+        """The alternatives tried and those left within the bounds last seen."""
+        ordered = self.ordered
+        inside = bisect_right(ordered, self.hi) - bisect_left(ordered, self.lo)
+        return len(self.tried) + self.hi - self.lo + 1 - inside
+
+    def __getitem__(self, i: int) -> Decision:
+        tried = self.tried
+        if i == len(tried) and i < len(self):
+            self._extend()
+        if i >= len(tried):
+            raise IndexError(i)
+        return (EQ, tried[i])
+
+    def partition(self) -> tuple[Decision, ...]:
+        """The same subtrees in three: x = m, x < m, x > m (to split the search into
+        subproblems, which need a fixed list)."""
+        m = self.tried[0]
+        return ((EQ, m), (LE, m - 1), (GT, m))
+
+    def narrow(self) -> bool:
+        """Read x's bounds at the branching's node (its own, or narrowed by a bound applied
+        there since): whether a value is left to try."""
+        x = self.x
+        self.lo = max(self.lo, x.lo)
+        self.hi = min(self.hi, x.hi)
+        return len(self) > len(self.tried)
+
+    def _extend(self) -> None:
+        ordered = self.ordered
+        lo = self.lo
+        first = bisect_left(ordered, lo)  # the tried values within the bounds
+        end = bisect_right(ordered, self.hi)
+        rank = (self.hi - lo - (end - first)) // 2  # the lower median's among the untried
+        # the untried value of that rank is lo + rank + the tried values below it: the
+        # first tried value with more than rank untried values below it ends those
+        a, b = first, end
+        while a < b:
+            mid = (a + b) // 2
+            if ordered[mid] - lo - (mid - first) > rank:
+                b = mid
+            else:
+                a = mid + 1
+        v = lo + rank + a - first
+        self.tried.append(v)
+        insort(ordered, v)
+
+
 def apply_decision(x: IntVar, kind: int, v: int) -> None:
     """Make decision (kind, v) on x (raises Inconsistency when it empties the domain)."""
     if kind == EQ:
@@ -49,7 +123,7 @@ def apply_decision(x: IntVar, kind: int, v: int) -> None:
     else:  # GT
         x.set_min(v + 1)
 VarChooser = Callable[[list[IntVar]], "IntVar | None"]
-ValueChooser = Callable[[IntVar], tuple[Decision, ...]]
+ValueChooser = Callable[[IntVar], Alternatives]
 
 
 def _size(x: IntVar) -> int:
@@ -226,6 +300,26 @@ def _median_value(x: IntVar) -> int:
     return values[(len(values) - 1) // 2]
 
 
+def _interval(x: IntVar) -> bool:
+    """Whether a bounds-only domain is all of its bounds: no propagator watching it makes
+    holes. (One that does, on a domain too wide for a bit set, such as a value list of
+    0, 10**12 and -10**12, keeps values out that the bounds do not show: trying the
+    bounds' values one at a time would walk 10**12 of them.)"""
+    for p in x.wake_fix:
+        if p.makes_holes and p.is_constraint:  # (a nogood makes none in such a domain)
+            return False
+    return True
+
+
+def bounded(x: IntVar, decisions: Alternatives) -> Alternatives:
+    """The decisions as x's domain can take them: a bounds-only domain cannot drop an
+    interior value, so x = v | x != v there is x = v | x < v | x > v."""
+    kind, v = decisions[0]
+    if kind == EQ and x.bits < 0 and x.lo < v < x.hi and len(decisions) == 2:
+        return ((EQ, v), (LE, v - 1), (GT, v))
+    return decisions
+
+
 def min_value(x: IntVar) -> tuple[Decision, ...]:
     """x = lo, else x != lo."""
     return ((EQ, x.lo), (NE, x.lo))
@@ -253,7 +347,7 @@ def hinted(hints: dict[int, int], fallback: ValueChooser) -> ValueChooser:
     """A value selector that tries a variable's hint first (Model.hint; `hints` maps
     engine variable indices to values) while its domain still holds it, else
     `fallback`'s choice."""
-    def choose(x: IntVar) -> tuple[Decision, ...]:
+    def choose(x: IntVar) -> Alternatives:
         v = hints.get(x.index)
         if v is not None and x.contains(v):
             return ((EQ, v), (NE, v))
@@ -270,13 +364,17 @@ def make_value_select(name: str, seed: int = 0) -> ValueChooser:
     if name == "max":
         return lambda x: ((EQ, x.hi), (NE, x.hi))
     if name == "middle":
-        def middle(x: IntVar) -> tuple[Decision, ...]:
+        def middle(x: IntVar) -> Alternatives:
             v = _middle_value(x)
+            if x.bits < 0 and x.lo < v and _interval(x):
+                return Outward(x, v)
             return ((EQ, v), (NE, v))
         return middle
     if name == "median":
-        def median(x: IntVar) -> tuple[Decision, ...]:
+        def median(x: IntVar) -> Alternatives:
             v = _median_value(x)
+            if x.bits < 0 and x.lo < v and _interval(x):
+                return Outward(x, v)
             return ((EQ, v), (NE, v))
         return median
     if name == "split":
