@@ -31,6 +31,7 @@ from conundrum.engine import IntVar, IntView, Solver, TimeUp
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, Var
 from conundrum.propagators import rel
+from conundrum.propagators.arith_explain import Relation
 
 
 class Compiler(Aux):
@@ -110,8 +111,7 @@ class Compiler(Aux):
           constraint: the failures of A + 13*B/C + ... == 66 happen in the sum, over the
           quotient's auxiliaries, and would otherwise never count for B and C."""
         if drop_bits:
-            for v in self.solver.vars:
-                v.drop_bits()
+            drop_unneeded_bits(self.solver.vars)
         for table, defined in self.definitions:
             for v in defined:
                 for p in v.wake_fix:
@@ -143,3 +143,23 @@ class Compiler(Aux):
             raise ModelError("the objective must be integer-valued: use // or "
                              "cn.exact_div instead of / in it")
         return self.as_var(n)
+
+
+def drop_unneeded_bits(variables: list[IntVar]) -> None:
+    """Make every variable bounds-only that can never hold a hole: none now, no propagator
+    of its own that makes one, and none it could be handed by a propagator that copies
+    holes (x == y + c) from a variable that keeps its bit set."""
+    keep = [v for v in variables if v.needs_bits()]
+    kept = {id(v) for v in keep}
+    while keep:  # spread along the copying propagators
+        v = keep.pop()
+        for p in v.wake_fix:
+            if p.copies_holes and isinstance(p, Relation):
+                for view in p.views():
+                    w = view.root
+                    if w.bits >= 0 and id(w) not in kept:
+                        kept.add(id(w))
+                        keep.append(w)
+    for v in variables:
+        if v.bits >= 0 and id(v) not in kept:
+            v.drop_bits()

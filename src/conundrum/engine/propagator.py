@@ -17,7 +17,9 @@ Contributor checklist (read before writing a propagator):
 6. `priority`: 0 cheap (binary, reified, value elimination), 1 linear, 2 expensive globals.
    Set it as a class attribute (the queue is chosen when the propagator is made).
    `makes_holes = False` (class or instance attribute) says that it only ever moves bounds:
-   a variable watched only by such propagators needs no bit set (see IntVar.drop_bits).
+   a variable watched only by such propagators needs no bit set (see IntVar.drop_bits);
+   with `copies_holes = True` it also passes holes from one view to another (x == y + c),
+   so its views keep bit sets together or drop them together.
 7. Propagators see variables through `IntView` (engine/view.py): an `IntVar` or an
    `OffsetView` of one. Two of the views may share a variable (`x.root`): a propagator
    whose own changes can then wake it usefully must not be idempotent.
@@ -45,6 +47,7 @@ class Propagator(Reversible):
     priority = 1
     idempotent = False
     makes_holes = True  # may remove values inside a domain (see the checklist)
+    copies_holes = False  # passes its views' holes between them (see the checklist)
     # whether it stands for a constraint of the model: IntVar.degree counts only those, so
     # that the nogood store's watchers (clauses.py) do not steer most_constrained
     is_constraint = True

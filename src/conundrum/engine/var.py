@@ -314,21 +314,26 @@ class IntVar(IntView):
             return
         self._set_bits(self.bits & mask_of(v - lo for v in values if lo <= v <= hi))
 
-    def drop_bits(self) -> bool:
-        """Keep bounds only from now on, if that loses nothing: the domain has no hole and
-        no propagator watching it can make one (`makes_holes`). Bit sets wider than a
-        machine word are slow big integers, and a variable that only ever moves its
-        bounds (a Golomb mark, a sum) does not need one. Returns True if dropped."""
-        bits = self.bits
-        if bits < 0 or self.card != self.hi - self.lo + 1:
+    def needs_bits(self) -> bool:
+        """Whether its bit set holds something bounds cannot: a hole, or the possibility
+        of one (a propagator watching it that `makes_holes`)."""
+        if self.bits < 0:
             return False
+        if self.card != self.hi - self.lo + 1:
+            return True
         for p in self.wake_fix:
             if p.makes_holes:
-                return False
+                return True
+        return False
+
+    def drop_bits(self) -> None:
+        """Keep bounds only from now on (the caller knows no hole can arise: see
+        compiler/compile.py `drop_bits`). Bit sets wider than a machine word are slow big
+        integers, and a variable that only ever moves its bounds (a Golomb mark, a sum)
+        does not need one."""
         self.bits = -1
         for w in self.mirrors:
             w.bits = -1
-        return True
 
     # ----------------------------------------------------------------- events
     def subscribe(self, prop: Propagator, event: int) -> None:

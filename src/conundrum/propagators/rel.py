@@ -21,6 +21,9 @@ class EqualOffset(Relation):
 
     priority = 0
     idempotent = True
+    # it makes no hole of its own: x and y keep bit sets only while either needs one
+    makes_holes = False
+    copies_holes = True
 
     def __init__(self, solver: Solver, x: IntView, y: IntView, c: int) -> None:
         super().__init__(solver)
