@@ -201,6 +201,22 @@ def test_the_arm_that_progressed_last_takes_the_longer_turns() -> None:
     assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
 
 
+def test_an_arm_that_overran_its_turn_owes_the_excess() -> None:
+    """The turns are spans of time, but the clock is read between steps: an arm whose
+    turn took longer (a slow step, its compilation) has the excess taken off its next
+    turns, skipping whole ones it owes, so that the shares hold in time; the others are
+    untouched, and a turn of 0 (a pause at every point) is never cut."""
+    shares = portfolio.Shares()
+    shares.took("learning", 0.25, 1.0)  # 0.75 s over
+    assert shares.repaid("classic", 0.5) == 0.5
+    assert shares.repaid("learning", 0.5) == -1.0  # skipped: 0.25 s still owed
+    assert shares.repaid("learning", 0.5) == 0.25
+    shares.took("learning", 0.25, 0.2)  # within its turn: nothing owed
+    assert shares.repaid("learning", 0.5) == 0.5
+    shares.took("learning", 0.0, 3.0)
+    assert shares.repaid("learning", 0.0) == 0.0
+
+
 def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
     """Large neighbourhood search never proves: each of its turns without an
     improvement halves its next one, down to MIN_FADE, and an improvement gives it a

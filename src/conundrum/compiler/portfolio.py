@@ -22,9 +22,12 @@ state between turns, so that a run is never much slower than the better of the t
   one that then proves it optimal, and with it leading the run takes about
   1 + (n - 1) / LEAD times what it needs alone (notes/ISSUE-42-PLAN.md, thirteenth
   session). Past the first turn the turns are spans of
-  time (search/slicing.py says why): the counts of a run (nodes, failures, which arm
-  found which solution) vary from run to run; the answers do not (the optimum, the
-  proof, a solution or the proof there is none).
+  time (search/slicing.py says why), and an arm that overran its turn (a slow step
+  between two checks of the clock, the learning arm's compilation) owes the excess, taken
+  off its next turns, so that the shares hold in time (home_improvement: the learning
+  arm had taken 60% of the run without a turn of progress). The counts of a run (nodes,
+  failures, which arm found which solution) vary from run to run; the answers do not
+  (the optimum, the proof, a solution or the proof there is none).
 - **Bisection**: on an objective wide enough for it (compiler/bisection.py), its probes
   are an arm, second in turn, and the classic arm's first turn ends at its first
   solution, which they start from (a classic search may improve by one at a time for
@@ -77,12 +80,32 @@ class Shares:
     which can never end the run with a proof, leads none of them and fades by FADE a
     turn without an improvement, to MIN_FADE."""
 
-    __slots__ = ("leader", "misses", "plain")
+    __slots__ = ("leader", "misses", "plain", "owed")
 
     def __init__(self) -> None:
         self.leader = ""  # the name of the exact arm that progressed last ("": none yet)
         self.misses = 0  # LNS's turns since its last improvement
         self.plain = False  # the probes have reached their last part
+        self.owed: dict[str, float] = {}  # seconds an arm's turns overran
+
+    def repaid(self, name: str, length: float) -> float:
+        """The arm's turn of `length` seconds less what its earlier turns overran, or -1
+        when that is more than the whole turn: it skips this one, which pays for as much.
+        A turn of 0 (a pause at every point: the tests' node-by-node alternation) stays."""
+        owed = self.owed.get(name, 0.0)
+        if length <= 0 or owed <= 0:
+            return length
+        if owed >= length:
+            self.owed[name] = owed - length
+            return -1.0
+        self.owed[name] = 0.0
+        return length - owed
+
+    def took(self, name: str, length: float, seconds: float) -> None:
+        """After a turn of `length` seconds that took `seconds` (its clock is checked
+        between steps, and a step may be slow)."""
+        if length > 0:
+            self.owed[name] = max(0.0, seconds - length)
 
     def factor(self, name: str) -> float:
         """The arm's next turn, as a multiple of the round's turn."""
@@ -193,6 +216,10 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 continue  # nothing to draw neighbourhoods around or to probe from yet
             # the first turn, then each round's turns a little longer than the last's
             length = min(MAX_SLICE, SLICE * GROWTH ** (k // len(arms))) * shares.factor(arm.name)
+            length = shares.repaid(arm.name, length)
+            if length < 0:
+                continue  # it overran its turns by a whole one: it waits for this one
+            began = time.perf_counter()
             if arm.run is None:
                 if arm.compiled is None:
                     variables, constraints = snapshot
@@ -235,6 +262,8 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     ended = False
                     break
             _sum(stats, arms, start)
+            if k:
+                shares.took(arm.name, length, time.perf_counter() - began)
             shares.record(arm.name, improved, stats.bound != bound)
             if ended:  # a proof, or a limit: either stands for the whole run
                 if arm.name == "lns" and arm.stats.stopped_by is None:
