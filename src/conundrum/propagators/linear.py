@@ -166,19 +166,32 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
     m = len(free_a)
     if m < 2:
         return False
-    # prefix and suffix gcds give, for each j, the gcd of the others
-    prefix = [0] * (m + 1)
-    for j in range(m):
-        prefix[j + 1] = gcd(prefix[j], free_a[j])
-    if r % prefix[m]:
+    # prefix and suffix gcds give, for each j, the gcd of the others. Once the first p
+    # terms have gcd 1, every later term has 1 for the gcd of the others, and once the
+    # terms after j have gcd 1, so has every term up to j: the scans stop there (random
+    # coefficients, as market split's, reach 1 within two or three terms)
+    prefix = [0]
+    total = 0
+    while len(prefix) <= m and total != 1:
+        total = gcd(total, free_a[len(prefix) - 1])
+        prefix.append(total)
+    p = len(prefix) - 1
+    if r % total:  # (total is the gcd of all when it is not 1)
         raise Inconsistency
     suffix = 0
     changed = False
     for j in range(m - 1, -1, -1):
-        g = gcd(prefix[j], suffix)
         a = free_a[j]
+        if j >= p:  # the first p terms are among the others: gcd 1
+            suffix = gcd(suffix, a)
+            if suffix == 1:
+                return changed
+            continue
+        g = gcd(prefix[j], suffix)
         suffix = gcd(suffix, a)
         if g <= 1 or a % g == 0:
+            if suffix == 1:
+                return changed  # and so has every term before j
             continue
         x = free_x[j]
         v0, m = _residue(a, r, g)
