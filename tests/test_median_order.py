@@ -37,14 +37,6 @@ def lower_median_walk(lo: int, hi: int, narrowings: list[tuple[int, int]]) -> li
     return walk
 
 
-class Bounds:
-    """A stand-in for a variable: the bounds Outward reads."""
-
-    def __init__(self, lo: int, hi: int) -> None:
-        self.lo = lo
-        self.hi = hi
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.integers(-30, 30), st.integers(0, 40),
        st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=12))
@@ -52,10 +44,12 @@ def test_outward_tries_the_lower_median_of_the_values_left(
         lo: int, width: int, cuts: list[tuple[int, int]]) -> None:
     """Every value once, each the lower median of the untried values within the bounds, the
     bounds only ever narrowing (an objective's bound found between alternatives)."""
+    from conundrum.engine import Solver
+
     hi = lo + width
-    x = Bounds(lo, hi)
+    x = Solver().int_var(lo, hi, "x")
     first = (lo + hi) // 2
-    alts = Outward(x, first)  # type: ignore[arg-type]
+    alts = Outward(x, first)
     narrowings = []
     a, b = lo, hi
     for up, down in cuts:
@@ -67,7 +61,7 @@ def test_outward_tries_the_lower_median_of_the_values_left(
     while i < len(alts):
         if i:
             if i - 1 < len(narrowings):
-                x.lo, x.hi = narrowings[i - 1]
+                x.set_bounds(*narrowings[i - 1])  # (the bounds only ever narrow)
             if not alts.narrow():
                 break
         kind, v = alts[i]
