@@ -325,23 +325,13 @@ PASSED_THROUGH = {
     "conundrum_bin_packing_load (bin_packing_capa)":
         "array[1..4] of var 0..3: bin;\n"
         "constraint bin_packing_capa([3, 2, 4], bin, [2, 1, 2, 1]);\n",
-    # (the maximum, minimum and clause's truth are FlatZinc builtins that MiniZinc would
-    # otherwise decompose: a chain of int_max, of int_min, clauses)
-    "array_int_maximum": "array[1..4] of var -1..2: x;\nvar -2..2: m;\n"
-                         "constraint m = max(x);\n",
-    "array_int_minimum": "array[0..3] of var -1..2: x;\nvar int: m = min(x);\n"
-                         "constraint m >= 0;\n",
-    "bool_clause_reif": "array[1..4] of var bool: p;\nvar bool: b;\n"
-                        "constraint b = (p[1] \\/ not p[2] \\/ p[3]);\n"
-                        "constraint b xor p[4];\n",
 }
 
 
 @pytest.mark.parametrize("name", sorted(PASSED_THROUGH))
 def test_globals_passed_through(env, tmp_path, name):
-    """circuit, subcircuit, disjunctive(_strict), cumulative, diffn, arg_max/arg_min, the
-    three bin packings, max and min of an array and a clause's truth reach conundrum's
-    propagators (their name in the FlatZinc) and
+    """circuit, subcircuit, disjunctive(_strict), cumulative, diffn, arg_max/arg_min and
+    the three bin packings reach conundrum's propagators (their name in the FlatZinc) and
     give exactly Gecode's solutions, under the default and the learning search."""
     model = tmp_path / "model.mzn"
     model.write_text('include "globals.mzn";\n' + PASSED_THROUGH[name] + "solve satisfy;\n")
