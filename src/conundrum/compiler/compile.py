@@ -31,7 +31,6 @@ from conundrum.engine import IntVar, IntView, Solver, TimeUp
 from conundrum.lang.errors import ModelError
 from conundrum.lang.expr import Expr, Var
 from conundrum.propagators import rel
-from conundrum.propagators.arith_explain import Relation
 
 
 class Compiler(Aux):
@@ -152,14 +151,10 @@ def drop_unneeded_bits(variables: list[IntVar]) -> None:
     keep = [v for v in variables if v.needs_bits()]
     kept = {id(v) for v in keep}
     while keep:  # spread along the copying propagators
-        v = keep.pop()
-        for p in v.wake_fix:
-            if p.copies_holes and isinstance(p, Relation):
-                for view in p.views():
-                    w = view.root
-                    if w.bits >= 0 and id(w) not in kept:
-                        kept.add(id(w))
-                        keep.append(w)
+        for w in rel.hole_partners(keep.pop()):
+            if w.bits >= 0 and id(w) not in kept:
+                kept.add(id(w))
+                keep.append(w)
     for v in variables:
         if v.bits >= 0 and id(v) not in kept:
             v.drop_bits()

@@ -328,7 +328,7 @@ class IntVar(IntView):
 
     def drop_bits(self) -> None:
         """Keep bounds only from now on (the caller knows no hole can arise: see
-        compiler/compile.py `drop_bits`). Bit sets wider than a machine word are slow big
+        compiler/compile.py `drop_unneeded_bits`). Bit sets wider than a machine word are slow big
         integers, and a variable that only ever moves its bounds (a Golomb mark, a sum)
         does not need one."""
         self.bits = -1

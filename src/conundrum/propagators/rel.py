@@ -12,6 +12,7 @@ from conundrum.propagators.arith_hulls import affine_hull
 from conundrum.propagators.linear_explain import explain_bounds, explain_failure
 
 if TYPE_CHECKING:
+    from conundrum.engine import IntVar
     from conundrum.engine.journal import Journal
     from conundrum.engine.literals import Pred
 
@@ -49,6 +50,18 @@ class EqualOffset(Relation):
         make_equal(x, self.y, self.c)
         if x.lo == x.hi:
             self.deactivate()
+
+
+def hole_partners(v: IntVar) -> list[IntVar]:
+    """The variables a propagator that copies holes (`copies_holes`: x == y + c) ties v
+    to directly: whatever v cannot take, they cannot take shifted."""
+    out: list[IntVar] = []
+    for p in v.wake_fix:
+        if p.copies_holes and isinstance(p, Relation):
+            for view in p.views():
+                if view.root is not v:
+                    out.append(view.root)
+    return out
 
 
 def make_equal(x: IntView, y: IntView, c: int) -> None:

@@ -18,6 +18,7 @@ from typing import Final, Literal, Protocol, get_args
 
 from conundrum.engine import IntVar
 from conundrum.engine.var import BITSET_LIMIT
+from conundrum.propagators.rel import hole_partners
 
 # The heuristics' names, as Literal types for type checkers and as tuples for run-time
 # checks and the command line (one list each: the tuples are read off the types).
@@ -301,13 +302,24 @@ def _median_value(x: IntVar) -> int:
 
 
 def _interval(x: IntVar) -> bool:
-    """Whether a bounds-only domain is all of its bounds: no propagator watching it makes
-    holes. (One that does, on a domain too wide for a bit set, such as a value list of
-    0, 10**12 and -10**12, keeps values out that the bounds do not show: trying the
-    bounds' values one at a time would walk 10**12 of them.)"""
-    for p in x.wake_fix:
-        if p.makes_holes and p.is_constraint:  # (a nogood makes none in such a domain)
+    """Whether a bounds-only domain is all of its bounds: no propagator watching it, or a
+    variable that x == y + c ties it to, makes holes, and no such variable has one. (A
+    value list of 0, 10**12 and -10**12, too wide for a bit set, keeps values out that the
+    bounds do not show, from its own variable and from y = x + 1: trying the bounds'
+    values one at a time would walk 10**12 of them.)"""
+    seen = {id(x)}
+    todo = [x]
+    while todo:
+        v = todo.pop()
+        if v.bits >= 0 and v.card != v.hi - v.lo + 1:
             return False
+        for p in v.wake_fix:
+            if p.makes_holes and p.is_constraint:  # (a nogood makes none in such a domain)
+                return False
+        for w in hole_partners(v):
+            if id(w) not in seen:
+                seen.add(id(w))
+                todo.append(w)
     return True
 
 
