@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conundrum.engine import Inconsistency, Solver
-from conundrum.engine.bits import lost, offsets, periodic_mask, window
+from conundrum.engine.bits import lost, offsets, periodic_mask, reversed_bits, window
 from conundrum.engine.var import BITSET_LIMIT, IntVar
 
 OFFSET = 3  # a view x + OFFSET must follow every change of x
@@ -183,6 +183,16 @@ def test_offsets_lists_the_set_bits_at_every_width(bits: int) -> None:
     """offsets has three paths (a word, a word at a time up to 4,096 bits, the binary
     text beyond): each lists exactly the set bits, in increasing order."""
     assert offsets(bits) == [i for i in range(bits.bit_length()) if bits >> i & 1]
+
+
+@given(st.data(), st.integers(1, 3000))
+def test_reversed_bits_mirrors_the_width_low_bits(data, width: int) -> None:
+    """bits.reversed_bits: bit i of the result is bit width-1-i of the input, at every
+    width (whole bytes or not) and with the top bits zero or set."""
+    bits = data.draw(st.one_of(st.integers(0, 2**width - 1), st.just(2**width - 1),
+                               st.just(1 << (width - 1)), st.just(0)))
+    expected = sum(1 << (width - 1 - i) for i in range(width) if bits >> i & 1)
+    assert reversed_bits(bits, width) == expected
 
 
 @given(st.integers(-70, 70), st.integers(0, 2**130))

@@ -9,7 +9,7 @@ which is what reaches the fixpoint when one bound's rounding tightens another.
 from __future__ import annotations
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
-from conundrum.engine.bits import window
+from conundrum.engine.bits import reversed_bits, window
 from conundrum.propagators.arith_explain import Relation
 from conundrum.propagators.arith_hulls import abs_hull, power_hull
 from conundrum.propagators.arith_intervals import (
@@ -96,7 +96,7 @@ def _abs_by_masks(x: IntView, z: IntView) -> None:
     else:
         width = 1 - xl  # the bits of x for the values xl..0
         pos = xb >> (width - 1)
-        neg = _backwards(xb & ((1 << width) - 1), width)
+        neg = reversed_bits(xb & ((1 << width) - 1), width)
     image = pos | neg
     z.keep_mask(0, image)
     # z's values as a mask from 0, within x's reach (a bounds-only z: its range)
@@ -105,13 +105,8 @@ def _abs_by_masks(x: IntView, z: IntView) -> None:
         return  # every value of x has its |x| in z
     kept = (zm & pos) >> xl if xl >= 0 else (zm & pos) << width - 1
     if width:
-        kept |= _backwards(zm & ((1 << width) - 1), width)
+        kept |= reversed_bits(zm & ((1 << width) - 1), width)
     x.keep_mask(xl, kept)
-
-
-def _backwards(bits: int, width: int) -> int:
-    """The `width` low bits of `bits` in the reverse order (bit i becomes bit width-1-i)."""
-    return int(bin(bits)[:1:-1], 2) << (width - bits.bit_length())
 
 
 class Power(Relation):
