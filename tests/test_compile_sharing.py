@@ -121,6 +121,28 @@ def test_abs_of_a_signed_expression_is_the_expression(sign):
     assert sum(isinstance(p, Abs) for p in compiled(m).solver.propagators) == 1
 
 
+@pytest.mark.parametrize("expr, affine", [
+    ("abs(x)", True), ("abs(x - 50) * 2", True), ("x * x", False), ("60 // x", False),
+    ("x % 31", True), ("x % 7", False),
+])
+def test_a_small_node_that_is_affine_in_its_variable_is_no_table(expr, affine):
+    """A node over one variable small enough to tabulate, whose values are a*x + c for
+    every x (|d| over d in 1..99, as MiniZinc's int_abs of a signed difference gives), is
+    compiled linear: a table of it would copy x and wake at every change. Any other
+    node keeps its table. The solutions are the brute-force ones either way."""
+    from conundrum.propagators.table import Table
+
+    m = cn.Model()
+    x = m.int_var(1, 30, "x")
+    y = m.int_var(-200, 200, "y")
+    m += eval(expr, {"abs": abs, "x": x}) == y + 7
+    tables = sum(isinstance(p, Table) and p.active for p in compiled(m).solver.propagators)
+    assert (tables == 0) == affine
+    f = eval(f"lambda x: {expr}")
+    got = sorted((s[x], s[y]) for s in m.solutions())
+    assert got == [(a, f(a) - 7) for a in range(1, 31) if -200 <= f(a) - 7 <= 200]
+
+
 def test_an_offset_keeps_bit_sets_only_where_a_hole_can_arise():
     """x == y + c makes no hole of its own: over hole-free domains and otherwise only
     linear rows, both variables are bounds only (home_improvement's 88 variables of
@@ -145,3 +167,29 @@ def test_an_offset_keeps_bit_sets_only_where_a_hole_can_arise():
     assert all(v.bits >= 0 for v in c.decision)
     assert not c.decision[2].contains(302) and c.decision[2].contains(303)
     assert 300 not in {s[x] for s in m.solutions()}
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_product_keeps_bit_sets_only_for_a_flag(flag):
+    """z = x*y over domains too large to tabulate makes only gaps around 0, which its
+    interval reasoning finds again: with nothing else making holes, x, y and z are bounds
+    only (golf_puzzle's products kept 20,001-bit sets). A factor that is a 0/1 flag from
+    the start copies the other's values into z, and z keeps its bit set. The solutions
+    are the brute-force ones either way."""
+    from conundrum.propagators.arith import BinaryFunction
+
+    m = cn.Model()
+    x = m.int_var(0, 1, "x") if flag else m.int_var(-10, 10, "x")
+    y = m.int_var(1, 1000, "y")
+    z = m.int_var(-10000, 10000, "z")
+    m += z == x * y
+    m += z + y >= 1990
+    m += z + y <= 2021
+    c = compiled(m)
+    assert sum(isinstance(p, BinaryFunction) for p in c.solver.propagators) == 1
+    zvar = c.decision[2]
+    assert (zvar.bits >= 0) == flag
+    got = sorted((s[x], s[y], s[z]) for s in m.solutions())
+    xs = range(0, 2) if flag else range(-10, 11)
+    want = sorted((a, b, a * b) for a in xs for b in range(1, 1001) if 1990 <= a * b + b <= 2021)
+    assert got == want
