@@ -241,3 +241,40 @@ def test_value_literal_on_a_bounds_only_domain(v: int, equal: bool, truth: bool,
     expected = sorted((a, b) for a in range(8) for b in range(4)
                       if a >= 4 + b and ((a == v) == equal) == truth)
     assert sorted((s[x], s[y]) for s in m.solutions(search=search)) == expected
+
+
+@settings(max_examples=scaled(4), deadline=None)
+@given(data=st.data(), search=st.sampled_from(["classic", "learning", "auto"]))
+def test_bound_literals_against_brute_force(data: st.DataObject, search: str) -> None:
+    """b <=> (a x + c <= 0) for one term (ReifiedBound: MiniZinc's `int_le_reif(1, x, b)`)
+    with either sign of a and the sum of such literals constrained, so that the search
+    decides some literals and the bounds decide others: every solution, none missing,
+    under each search (the learning search explains with these propagators)."""
+    from conundrum.propagators.reified import ReifiedBound
+
+    m = cn.Model()
+    xs = m.int_vars(3, -5, 5, "x")
+    terms = []
+    for _ in xs:
+        a = data.draw(st.sampled_from([-3, -2, -1, 1, 2, 3]))
+        c = data.draw(st.integers(-12, 12))
+        terms.append((a, c))
+    bs = [m.bool_var(f"b{i}") for i in range(3)]
+    for b, x, (a, c) in zip(bs, xs, terms):
+        m += b == (a * x + c <= 0)
+    k = data.draw(st.integers(0, 3))
+    m += cn.sum(bs) == k
+    bound = data.draw(st.integers(-6, 6))
+    m += xs[0] + xs[1] - xs[2] >= bound
+    try:
+        compiled = Compiler(list(m.variables), list(m.constraints))
+        assert sum(isinstance(p, ReifiedBound) for p in compiled.solver.propagators) == 3
+    except Inconsistency:
+        pass  # failed at the root: the brute force below must agree
+    expected = sorted(
+        v for v in ((x0, x1, x2) for x0 in range(-5, 6) for x1 in range(-5, 6)
+                    for x2 in range(-5, 6))
+        if sum(a * x + c <= 0 for x, (a, c) in zip(v, terms)) == k
+        and v[0] + v[1] - v[2] >= bound)
+    got = sorted(tuple(s[x] for x in xs) for s in m.solutions(search=search))
+    assert got == expected
