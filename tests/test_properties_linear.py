@@ -241,3 +241,33 @@ def test_divisibility_keeps_the_progression_of_a_bit_set(
         return
     assert list(propagated[0].values()) == expected
 
+
+
+@settings(max_examples=scaled(1))
+@given(data=st.data(), k=st.lists(st.integers(-3, 3), min_size=3, max_size=3),
+       op=REL)
+def test_precedences(data: st.DataObject, k: list[int], op: str) -> None:
+    """x + c <= y in its spellings (Precedence: two unit terms of opposite signs), chained
+    and beside a row of another relation, against brute force under the harness's
+    searches (the learning search explains with it)."""
+    from conundrum.compiler.compile import Compiler
+    from conundrum.engine import Inconsistency
+    from conundrum.propagators.linear import Precedence
+
+    domains = data.draw(doms(4, max_size=4), label="domains")
+    src = (f"m += x0 + ({k[0]}) <= x1\nm += x1 - x2 <= {k[1]}\n"
+           f"m += x3 >= x2 + ({k[2]})\nm += x0 + 2*x3 {op} x1 + 1")
+    rel = RELATIONS[op]
+
+    def pred(t: tuple[int, ...]) -> bool:
+        return (t[0] + k[0] <= t[1] and t[1] - t[2] <= k[1] and t[3] >= t[2] + k[2]
+                and rel(t[0] + 2 * t[3], t[1] + 1))
+
+    check(data, domains, src, pred)
+    b = build(domains, names_for(4, None), src)
+    try:
+        compiled = Compiler(list(b.m.variables), list(b.m.constraints))
+    except Inconsistency:
+        return
+    assert sum(isinstance(p, Precedence) for p in compiled.solver.propagators) == 3
+

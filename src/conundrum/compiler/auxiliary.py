@@ -152,6 +152,11 @@ class Aux:
         if r == "eq":
             self.post_eq(coefs, xs, c)
             return
+        if r == "le" and len(xs) == 2 and sorted(coefs) == [-1, 1]:
+            x, y = (xs[0], xs[1]) if coefs[0] == 1 else (xs[1], xs[0])
+            if x.root is not y.root:
+                self.post_prop(linear.Precedence(s, x, y, c))
+                return
         cls = {"le": linear.LinearLe, "ne": linear.LinearNe}[r]
         self.post_prop(cls(s, coefs, xs, c))
 

@@ -356,6 +356,28 @@ class LinearLe(_Terms):
             self.deactivate()
 
 
+class Precedence(LinearLe):
+    """x - y + c <= 0, i.e. x + c <= y: LinearLe's case of two unit terms of opposite
+    signs (precedences of a schedule, orders of a sequence, MiniZinc's `int_le(x, y)`),
+    bounds consistent in two comparisons, without the general row's sums and bookkeeping
+    of fixed terms (prop_stress's 5,251 rows, 27M propagations at the root). It makes the
+    inferences LinearLe makes, so it is explained (and relaxed) as one. x and y are views
+    of two different variables."""
+
+    def __init__(self, solver: Solver, x: IntView, y: IntView, c: int) -> None:
+        super().__init__(solver, [1, -1], [x, y], c)
+        self.x, self.y = x, y
+
+    def propagate(self) -> None:
+        x, y, c = self.x, self.y, self.c
+        if x.hi + c > y.lo:
+            y.set_min(x.lo + c)
+            x.set_max(y.hi - c)
+            if x.hi + c > y.lo:
+                return
+        self.deactivate()
+
+
 class LinearEq(_Terms):
     """sum(a_i x_i) + c == 0, bounds consistent, with divisibility reasoning.
 
