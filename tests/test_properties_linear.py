@@ -271,3 +271,52 @@ def test_precedences(data: st.DataObject, k: list[int], op: str) -> None:
         return
     assert sum(isinstance(p, Precedence) for p in compiled.solver.propagators) == 3
 
+
+@settings(max_examples=scaled(2), deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from([-6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 9, 12]),
+                               st.sets(st.integers(-5, 5), min_size=1, max_size=4)),
+                     min_size=1, max_size=7),
+       c=st.integers(-20, 20))
+def test_divisibility_reasoning_against_its_definition(rows, c: int) -> None:
+    """linear.modular_eq keeps, for each unfixed x_j, the values v with a_j*v = r modulo
+    the gcd g of the other unfixed coefficients (r: -c minus the fixed terms), and fails
+    when the gcd of all of them does not divide r; written here value by value. Its
+    shortcuts (two unit coefficients, a first and a last run of gcd 1) change nothing."""
+    from math import gcd
+
+    from conundrum.engine import Inconsistency, Solver
+    from conundrum.propagators.linear import modular_eq
+
+    s = Solver()
+    coefs = [a for a, _ in rows]
+    xs = []
+    for _, values in rows:
+        x = s.int_var(min(values), max(values))
+        x.keep_values(values)
+        xs.append(x)
+    free = [k for k, (_, vs) in enumerate(rows) if len(vs) > 1]
+    r = -c - sum(a * min(vs) for a, vs in rows if len(vs) == 1)
+    want: list[list[int]] | None = [sorted(vs) for _, vs in rows]
+    if len(free) >= 2:
+        total = 0
+        for k in free:
+            total = gcd(total, coefs[k])
+        if r % total:
+            want = None
+        else:
+            for k in free:
+                g = 0
+                for j in free:
+                    if j != k:
+                        g = gcd(g, coefs[j])
+                kept = [v for v in sorted(rows[k][1]) if (coefs[k] * v - r) % g == 0]
+                if not kept:
+                    want = None
+                    break
+                want[k] = kept
+    try:
+        modular_eq(coefs, xs, c)
+        got: list[list[int]] | None = [x.values_list() for x in xs]
+    except Inconsistency:
+        got = None
+    assert got == want

@@ -152,6 +152,24 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
             units += 1
             if units == 2:
                 return False
+    # likewise when a first and a last run of unfixed terms each have gcd 1: every term
+    # has one of the two runs among the others (fair_split's rows of 1,000 weights reach
+    # 1 within a few terms each way, and the lists below cost a pass over all of them)
+    g = 0
+    k = 0
+    while k < n and g != 1:
+        if xs[k].lo != xs[k].hi:
+            g = gcd(g, coefs[k])
+        k += 1
+    if g == 1:
+        h = 0
+        j = n - 1
+        while j >= k and h != 1:
+            if xs[j].lo != xs[j].hi:
+                h = gcd(h, coefs[j])
+            j -= 1
+        if h == 1:
+            return False
     free_a: list[int] = []
     free_x: list[IntView] = []
     r = -c
