@@ -7,10 +7,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import conundrum as cn
+from conundrum.compiler.compiled import compile_model
 from conundrum.engine import Solver
-from conundrum.search.selectors import VAR_SELECTS, Random32, make_var_select
+from conundrum.search.selectors import (
+    VAR_SELECTS,
+    Random32,
+    _most_constrained_key,
+    make_var_select,
+)
 
 
 def bin_packing(seed: int = 4, items: int = 30) -> tuple[cn.Model, list[cn.Var], cn.Var]:
@@ -117,3 +125,26 @@ def test_unknown_selector() -> None:
         make_var_select("best_guess")
     with pytest.raises(ValueError):
         make_var_select("best_guess", Random32(1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 3)), min_size=1, max_size=8),
+       st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=10))
+def test_most_constrained_is_the_least_size_then_the_most_degree(
+        sizes: list[tuple[int, int]], pairs: list[tuple[int, int]]) -> None:
+    """most_constrained (degrees counted only where sizes tie) picks what the key (size,
+    -degree) picks: the first of the least, over random sizes and x != y constraints
+    (some decided, so that inactive ones must not count)."""
+    m = cn.Model()
+    xs = [m.int_var(lo, lo + size - 1, f"x{i}") for i, (size, lo) in enumerate(sizes)]
+    for a, b in pairs:
+        if a < len(xs) and b < len(xs) and a != b:
+            m += xs[a] != xs[b] + 10  # often entailed by the bounds: inactive at the root
+            m += xs[a] + xs[b] >= 1
+    compiled = compile_model(m.variables, m.constraints)
+    if compiled is None:
+        return
+    engine = compiled.decision
+    unfixed = [x for x in engine if x.lo != x.hi]
+    want = min(unfixed, key=_most_constrained_key) if unfixed else None
+    assert make_var_select("most_constrained")(engine) is want

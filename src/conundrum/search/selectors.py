@@ -160,6 +160,27 @@ def first_fail(xs: list[IntVar]) -> IntVar | None:
     return best
 
 
+def most_constrained(xs: list[IntVar]) -> IntVar | None:
+    """The first unfixed variable with the smallest domain, of those the one in the most
+    active constraints. A degree is counted only where sizes tie (a key tuple (size,
+    -degree) per variable per node was 17% of fair_split's search)."""
+    best = None
+    best_size = 0
+    best_degree = -1  # -1: not counted yet
+    for x in xs:
+        if x.lo != x.hi:
+            size = x.card
+            if best is None or size < best_size:
+                best, best_size, best_degree = x, size, -1
+            elif size == best_size:
+                if best_degree < 0:
+                    best_degree = best.degree()
+                degree = x.degree()
+                if degree > best_degree:
+                    best, best_degree = x, degree
+    return best
+
+
 def dom_wdeg(xs: list[IntVar]) -> IntVar | None:
     """The first unfixed variable with the smallest size / weighted degree (compared by
     cross-multiplication, so exactly)."""
@@ -266,6 +287,8 @@ def make_var_select(name: str, rng: Random32 | None = None) -> VarChooser:
         return first_fail
     if name == "dom_wdeg":
         return dom_wdeg
+    if name == "most_constrained":
+        return most_constrained
     return _keyed(_KEYS[name])
 
 
