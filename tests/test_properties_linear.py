@@ -275,13 +275,14 @@ def test_precedences(data: st.DataObject, k: list[int], op: str) -> None:
 @settings(max_examples=scaled(2), deadline=None)
 @given(rows=st.lists(st.tuples(st.sampled_from([-6, -4, -3, -2, -1, 1, 2, 3, 4, 6, 9, 12]),
                                st.sets(st.integers(-5, 5), min_size=1, max_size=4)),
-                     min_size=1, max_size=7),
+                     min_size=1, max_size=20),
        c=st.integers(-20, 20))
 def test_divisibility_reasoning_against_its_definition(rows, c: int) -> None:
     """linear.modular_eq keeps, for each unfixed x_j, the values v with a_j*v = r modulo
     the gcd g of the other unfixed coefficients (r: -c minus the fixed terms), and fails
     when the gcd of all of them does not divide r; written here value by value. Its
-    shortcuts (two unit coefficients, a first and a last run of gcd 1) change nothing."""
+    shortcuts (two unit coefficients, a first and a last run of gcd 1, looked for among
+    linear.RUN terms at each end of rows longer than that) change nothing."""
     from math import gcd
 
     from conundrum.engine import Inconsistency, Solver
