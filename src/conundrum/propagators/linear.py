@@ -146,36 +146,44 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
     cancelling of rational equations. Returns True if a domain changed."""
     if n < 0:
         n = len(xs)
-    # Two unfixed terms with coefficient +-1 make every gcd of "the others" 1: nothing to
-    # learn, and that is the common case (a sum of digits with a few carries), so count
-    # them before building anything.
-    units = 0
+    # Nothing follows when two disjoint groups of unfixed terms each have gcd 1: every
+    # term has one of them among the others. A unit coefficient is such a group alone, so
+    # two units end it at once (a sum of digits with a few carries); with one, the others
+    # are the second group when their gcd reaches 1 (trucking's cost row, 1 against
+    # multiples of 30, 27, 23, ...: modular_eq was 17% of its search); without one, a
+    # first and a last run of the row (fair_split's 1,000 weights reach 1 within a few
+    # terms each way). The lists below cost a pass over every term. The runs are looked
+    # for among the first RUN terms of each end only: coefficients with a common factor
+    # never reach 1 (popsicle_stand's 14 multiples of 100 ran 10% slower for a whole scan).
+    unit = -1
     for k in range(n):
         if xs[k].lo != xs[k].hi and (coefs[k] == 1 or coefs[k] == -1):
-            units += 1
-            if units == 2:
+            if unit >= 0:
                 return False
-    # likewise when a first and a last run of unfixed terms each have gcd 1: every term
-    # has one of the two runs among the others (fair_split's rows of 1,000 weights reach
-    # 1 within a few terms each way, and the lists below cost a pass over all of them).
-    # Each run is looked for among the first RUN terms of its end only: coefficients with
-    # a common factor never reach 1, and a whole scan for nothing cost popsicle_stand's
-    # row of 14 multiples of 100 a tenth of its search.
-    g = 0
-    k = 0
-    while k < n and k < RUN and g != 1:
-        if xs[k].lo != xs[k].hi:
-            g = gcd(g, coefs[k])
-        k += 1
-    if g == 1:
-        h = 0
-        j = n - 1
-        while j >= k and j >= n - RUN and h != 1:
-            if xs[j].lo != xs[j].hi:
-                h = gcd(h, coefs[j])
-            j -= 1
-        if h == 1:
-            return False
+            unit = k
+    if unit >= 0:
+        g = 0
+        for k in range(n):
+            if k != unit and xs[k].lo != xs[k].hi:
+                g = gcd(g, coefs[k])
+                if g == 1:
+                    return False
+    else:
+        g = 0
+        k = 0
+        while k < n and k < RUN and g != 1:
+            if xs[k].lo != xs[k].hi:
+                g = gcd(g, coefs[k])
+            k += 1
+        if g == 1:
+            h = 0
+            j = n - 1
+            while j >= k and j >= n - RUN and h != 1:
+                if xs[j].lo != xs[j].hi:
+                    h = gcd(h, coefs[j])
+                j -= 1
+            if h == 1:
+                return False
     free_a: list[int] = []
     free_x: list[IntView] = []
     r = -c
