@@ -92,28 +92,52 @@ class MinMax(Relation):
         return carried
 
     def _bounds(self) -> None:
+        # loops rather than max() over generators and a list of the able: compiled, those
+        # allocated at every call (a third of talent_scheduling's search was MinMax)
         xs, z = self.xs, self.z
         if self.is_max:
-            z.set_min(max(x.lo for x in xs))
-            z.set_max(max(x.hi for x in xs))
+            lo = xs[0].lo
+            hi = xs[0].hi
+            for x in xs:
+                if x.lo > lo:
+                    lo = x.lo
+                if x.hi > hi:
+                    hi = x.hi
+            z.set_min(lo)
+            z.set_max(hi)
             for x in xs:
                 x.set_max(z.hi)
             # if only one x can reach z's lower bound, it carries the max
-            able = [x for x in xs if x.hi >= z.lo]
-            if not able:
+            able: IntView | None = None
+            for x in xs:
+                if x.hi >= z.lo:
+                    if able is not None:
+                        return
+                    able = x
+            if able is None:
                 raise Inconsistency
-            if len(able) == 1:
-                able[0].set_min(z.lo)
+            able.set_min(z.lo)
         else:
-            z.set_min(min(x.lo for x in xs))
-            z.set_max(min(x.hi for x in xs))
+            lo = xs[0].lo
+            hi = xs[0].hi
+            for x in xs:
+                if x.lo < lo:
+                    lo = x.lo
+                if x.hi < hi:
+                    hi = x.hi
+            z.set_min(lo)
+            z.set_max(hi)
             for x in xs:
                 x.set_min(z.lo)
-            able = [x for x in xs if x.lo <= z.hi]
-            if not able:
+            able = None
+            for x in xs:
+                if x.lo <= z.hi:
+                    if able is not None:
+                        return
+                    able = x
+            if able is None:
                 raise Inconsistency
-            if len(able) == 1:
-                able[0].set_max(z.hi)
+            able.set_max(z.hi)
 
 
 def _masks(xs: list[IntView], z: IntView) -> tuple[int, int, list[int], int]:
