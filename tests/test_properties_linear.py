@@ -321,3 +321,14 @@ def test_divisibility_reasoning_against_its_definition(rows, c: int) -> None:
     except Inconsistency:
         got = None
     assert got == want
+
+
+@given(st.one_of(st.integers(-10**6, 10**6), st.integers(-2**100, 2**100)),
+       st.one_of(st.integers(-10**6, 10**6), st.integers(-2**100, 2**100), st.just(0)))
+def test_native_gcd_is_maths(a: int, b: int) -> None:
+    """linear.gcd (Euclid's loop, native when compiled) is math.gcd, signs and 0 too."""
+    import math
+
+    from conundrum.propagators.linear import gcd
+
+    assert gcd(a, b) == math.gcd(a, b)
