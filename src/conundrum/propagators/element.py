@@ -244,7 +244,7 @@ class ElementVar(Propagator):
         new_lo: int | None = None
         new_hi: int | None = None
         kept: list[int] = []
-        for i in index.values():
+        for i in index.values_list():  # a list: a generator allocates, compiled
             a = array[i]
             if _intersects(a, result):
                 kept.append(i)
