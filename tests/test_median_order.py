@@ -102,6 +102,24 @@ def test_median_does_not_walk_values_a_tied_variable_lacks(value_select: str) ->
     assert got == [(0, 1), (10**12, 10**12 + 1)]
 
 
+@pytest.mark.parametrize("search", ["classic", "auto"])
+@pytest.mark.parametrize("value_select", ["median", "middle"])
+def test_median_does_not_walk_a_products_gap(value_select: str, search: str) -> None:
+    """z = x*y with z >= 10**11 and y in -2..2: x lies outside a gap of 10**11 values
+    around 0 that its bounds-only domain cannot hold. The product keeps no bit set for
+    its gaps, but it makes them: x is no interval, and the search splits around its
+    median instead of walking the gap's values one at a time (that walk took every node
+    of the limit and found nothing)."""
+    m = cn.Model()
+    x = m.int_var(-(10**12), 10**12, "x")
+    y = m.int_var(-2, 2, "y")
+    z = m.int_var(10**11, 10**12, "z")
+    m += z == x * y
+    s = m.solve(var_select="input_order", value_select=value_select, search=search,
+                node_limit=1000)
+    assert s is not None and s[z] == s[x] * s[y] and s[z] >= 10**11
+
+
 @pytest.mark.parametrize("value_select", ["median", "middle"])
 def test_median_finds_every_solution_once(value_select: str) -> None:
     """All solutions of bounds-only variables (linear constraints make no holes), each once,

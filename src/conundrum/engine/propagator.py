@@ -19,7 +19,10 @@ Contributor checklist (read before writing a propagator):
    `makes_holes = False` (class or instance attribute) says that it only ever moves bounds:
    a variable watched only by such propagators needs no bit set (see IntVar.drop_bits);
    with `copies_holes = True` it also passes holes from one view to another (x == y + c),
-   so its views keep bit sets together or drop them together.
+   so its views keep bit sets together or drop them together. `holes_need_bits = False`
+   says that the holes it makes are not worth a bit set (it finds them again from the
+   bounds: a product's gaps around 0); it still makes them, so the search does not take
+   such a bounds-only domain for an interval (selectors `_interval`).
 7. Propagators see variables through `IntView` (engine/view.py): an `IntVar` or an
    `OffsetView` of one. Two of the views may share a variable (`x.root`): a propagator
    whose own changes can then wake it usefully must not be idempotent.
@@ -48,6 +51,7 @@ class Propagator(Reversible):
     idempotent = False
     makes_holes = True  # may remove values inside a domain (see the checklist)
     copies_holes = False  # passes its views' holes between them (see the checklist)
+    holes_need_bits = True  # its holes are worth keeping a bit set for (the checklist)
     # whether it stands for a constraint of the model: IntVar.degree counts only those, so
     # that the nogood store's watchers (clauses.py) do not steer most_constrained
     is_constraint = True

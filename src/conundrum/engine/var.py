@@ -316,13 +316,14 @@ class IntVar(IntView):
 
     def needs_bits(self) -> bool:
         """Whether its bit set holds something bounds cannot: a hole, or the possibility
-        of one (a propagator watching it that `makes_holes`)."""
+        of one worth a bit set (a propagator watching it that `makes_holes` and whose
+        holes need bits)."""
         if self.bits < 0:
             return False
         if self.card != self.hi - self.lo + 1:
             return True
         for p in self.wake_fix:
-            if p.makes_holes:
+            if p.makes_holes and p.holes_need_bits:
                 return True
         return False
 

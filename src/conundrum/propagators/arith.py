@@ -134,8 +134,9 @@ class BinaryFunction(Relation):
         # from the factors' bounds: alone they are not worth a bit set (golf_puzzle's
         # products over -10..10 x 1..1000 kept 20,001-bit sets, a third of its search).
         # z = b*y with b a 0/1 flag from the start copies y's holes into z (by masks) and
-        # keeps them.
-        self.makes_holes = op != "*" or _flag(x) or _flag(y)
+        # keeps them. It still makes holes: a bounds-only factor is no interval to walk
+        # under a median search (a gap of 10**11 values around 0 would be walked)
+        self.holes_need_bits = op != "*" or _flag(x) or _flag(y)
         # one call reaches its own fixpoint (or gives up on a slow convergence, see the
         # module's docstring), so its own changes need not wake it: that is what stops a
         # slow convergence at BOUNDS_ROUNDS rounds. Views sharing a variable may wake it
