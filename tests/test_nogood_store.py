@@ -18,12 +18,23 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conundrum.engine import Inconsistency, IntVar, Solver
 from conundrum.engine.clauses import NogoodStore
-from conundrum.engine.literals import EQ, Pred, falsified, from_decision, holds, make_true
+from conundrum.engine.literals import (
+    EQ,
+    GE,
+    LE,
+    NE,
+    Pred,
+    falsified,
+    from_decision,
+    holds,
+    make_true,
+)
 from conundrum.propagators.linear import LinearLe
 
 NVARS = st.integers(2, 4)
@@ -145,6 +156,9 @@ class Harness:
                     w = store.watch1[c] if slot else store.watch0[c]
                     p = store.preds[store.starts[c] + w]
                     assert (p.kind, p.value) == (kind, ws[k + 1])
+                if kind == GE or kind == LE:  # bound lists are sorted: a scan reads a run
+                    values = ws[1::2]
+                    assert values == sorted(values), (kind, values)
         assert sorted(found) == sorted(expected)
 
     def check_fixpoint(self) -> None:
@@ -282,6 +296,58 @@ def test_units_and_a_known_propagation():
     except Inconsistency:
         s.clear_queue()
     s.trail.pop_level()
+
+
+@pytest.mark.parametrize("kind", [GE, LE, NE])
+def test_a_bound_moved_one_value_at_a_time_wakes_each_nogood(kind):
+    """A scan visits only the watches whose predicate became true since the last scan on
+    the branch: a predicate one value past the last seen bound must still be visited, at
+    each step, after backtracks and after a jump of several values."""
+    s = Solver()
+    x = s.int_var(1, 9, "x") if kind == NE else s.int_var(0, 9, "x")  # NE: removes lo
+    y = s.int_var(0, 9, "y")
+    store = NogoodStore(s)
+    s.post(store)
+    for v in (5, 2, 8, 1, 7, 3, 6, 4):  # scrambled: sorted insertion is exercised
+        store.add([Pred(x, kind, v), Pred(y, EQ, v)])  # not (x <kind> v and y == v)
+
+    def move(v: int) -> None:
+        """Make [x <kind> v] true (and those it implies), one trail level."""
+        s.trail.push_level()
+        if kind == GE:
+            x.set_min(v)
+        elif kind == LE:
+            x.set_max(v)
+        else:
+            x.remove(v)
+        s.fix_point()
+
+    def implied(v: int) -> list[int]:
+        """The thresholds whose predicate holds once v is reached (the move to v)."""
+        if kind == GE:
+            return [w for w in range(1, 9) if w <= v]
+        if kind == LE:
+            return [w for w in range(1, 9) if w >= v]
+        return [v]
+
+    order = list(range(1, 9)) if kind != LE else list(range(8, 0, -1))
+    gone: set[int] = set()
+    for step, v in enumerate(order):
+        move(v)
+        gone.update(implied(v))
+        assert not any(y.contains(w) for w in gone), (step, v, y.values_list())
+    for _ in range(4):
+        s.trail.pop_level()
+    kept = order[:4]
+    gone = set()
+    for v in kept:
+        gone.update(implied(v))
+    assert [w for w in range(1, 9) if not y.contains(w)] == sorted(gone)
+    move(order[6])  # a jump over two thresholds
+    gone.update(implied(order[6]))
+    if kind == NE:
+        gone = set(kept) | {order[6]}
+    assert [w for w in range(1, 9) if not y.contains(w)] == sorted(gone)
 
 
 @settings(max_examples=200, deadline=None)

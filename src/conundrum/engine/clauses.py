@@ -45,10 +45,14 @@ of the watched predicate, each entry beside the predicate's value, and the VarWa
 remembers the domain's (lo, hi, card) at its last scan, saved on the trail like a domain
 (so a backtrack restores what the scan saw on that branch). A scan then reads only the
 lists whose kind can have become true since: `>=` if lo moved, `<=` if hi moved, `==` if
-the variable became fixed, `!=` if a value went; and within a list it visits only the
-watches whose predicate holds, testing the value inline. Most watches of a busy variable
-are on predicates that did not become true, and a visit of each (the nogood's slots
-fetched, the predicate read) was most of a learning search's time.
+the variable became fixed, `!=` if a value went; and it visits only the watches whose
+predicate became true *since the last scan*: one that held then was visited then, and if
+it stayed, its nogood's other watch is false and stays false while it holds (above), as a
+SAT solver visits a literal's watches once, when it becomes true. The `>=` and `<=` lists
+are sorted by value, so those watches are one run of the list, found by binary search:
+`[x >= v]` for seen lo < v <= lo, `[x <= v]` for hi <= v < seen hi. Before, every watch
+of the list was read at every scan: on golomb-10, 11.6 M reads for 1.6 M visits, and half
+of the visits were of watches already visited.
 """
 
 from __future__ import annotations
@@ -61,69 +65,13 @@ from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred, falsified, holds, make_true, negate
 from conundrum.engine.propagator import Propagator
 from conundrum.engine.reasons import skipped_values
+from conundrum.engine.watch import VarWatch, first_above
 
 if TYPE_CHECKING:
     from conundrum.engine.solver import Solver
     from conundrum.engine.var import IntVar
 
 ACTIVITY_DECAY: Final = 0.999  # per conflict, as in MiniSat's clause activity
-
-
-class VarWatch(Propagator):
-    """Wakes the nogood store when its variable changes (one per watched variable)."""
-
-    priority = 0  # unit propagation is cheap, and it should run before the sums
-    is_constraint = False  # not counted by IntVar.degree
-    explains = True  # by the nogood it propagated (the journal's payload names it)
-
-    def __init__(self, solver: Solver, store: NogoodStore, var: IntVar) -> None:
-        super().__init__(solver)
-        self.store = store
-        self.var = var
-        self.weight = 0  # not a model constraint: adds nothing to weighted degrees
-        # the domain at the last scan on this branch; card -1: none yet, scan every list
-        self.seen_lo = 0
-        self.seen_hi = 0
-        self.seen_card = -1
-        self.stamp = -1  # the trail level that saved the seen domain last
-        self.saved: list[int] = []  # (lo, hi, card) of each save, newest last
-
-    def post(self) -> None:
-        self.var.subscribe(self, DOMAIN)
-        self.propagate()
-
-    def propagate(self) -> None:
-        self.store.scan(self.var, self)
-
-    def see(self, lo: int, hi: int, card: int) -> None:
-        """Remember the domain a scan read, saving the old one once per trail level."""
-        trail = self.solver.trail
-        if self.stamp != trail.stamp:
-            self.saved.append(self.seen_lo)
-            self.saved.append(self.seen_hi)
-            self.saved.append(self.seen_card)
-            trail.entries.append(self)
-            self.stamp = trail.stamp
-        self.seen_lo = lo
-        self.seen_hi = hi
-        self.seen_card = card
-
-    def restore(self) -> None:
-        """Undo the last `see` (called by the trail; a VarWatch never deactivates)."""
-        saved = self.saved
-        self.seen_card = saved.pop()
-        self.seen_hi = saved.pop()
-        self.seen_lo = saved.pop()
-        self.stamp = -1
-
-    def failed(self) -> None:
-        """Nogood failures do not feed dom_wdeg (see the module docstring)."""
-
-    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
-        return self.store.explain(journal, e, out)
-
-    def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
-        return self.store.explain_conflict(journal, out)
 
 
 class NogoodStore(Propagator):
@@ -155,6 +103,9 @@ class NogoodStore(Propagator):
         # variable index -> its watch lists by kind, each [entry, value, entry, value, ...]
         self.watches: dict[int, list[list[int]]] = {}
         self.watchers: dict[int, VarWatch] = {}  # variable index -> its VarWatch
+        # the sorted bound list being scanned, and the watches that moved to it meanwhile
+        self.scanning: list[int] | None = None
+        self.deferred: list[int] = []
 
     def post(self) -> None:
         """Nothing to subscribe: the VarWatch propagators do the waking."""
@@ -312,9 +263,17 @@ class NogoodStore(Propagator):
 
     def _listed(self, p: Pred, entry: int) -> None:
         """Put a watch list entry on p's variable, in the list of p's kind."""
-        ws = self.watches[p.var.index][p.kind]
-        ws.append(entry)
-        ws.append(p.value)
+        kind = p.kind
+        ws = self.watches[p.var.index][kind]
+        if kind == GE or kind == LE:
+            if ws is self.scanning:
+                self.deferred.append(entry)
+                self.deferred.append(p.value)
+            else:
+                self._insert(ws, entry, p.value)
+        else:
+            ws.append(entry)
+            ws.append(p.value)
 
     def _watch(self, p: Pred, entry: int) -> None:
         """Put a watch list entry on p, making its variable's VarWatch at its first watch."""
@@ -359,40 +318,84 @@ class NogoodStore(Propagator):
         fresh = watcher.seen_card < 0
         if not fresh and card == watcher.seen_card:
             return  # domains only shrink along a branch: the same size is the same domain
-        lo_moved = fresh or lo != watcher.seen_lo
-        hi_moved = fresh or hi != watcher.seen_hi
+        seen_lo = watcher.seen_lo
+        seen_hi = watcher.seen_hi
+        lo_moved = fresh or lo != seen_lo
+        hi_moved = fresh or hi != seen_hi
         # remembered before the visits: what they change on x is seen by the next scan
         watcher.see(lo, hi, card)
         if lo_moved:
-            self._scan_kind(x, lists, GE, lo, hi)
+            self._scan_bound(lists[GE], first_above(lists[GE], seen_lo) if not fresh
+                             else 0, first_above(lists[GE], lo))
         if hi_moved:
-            self._scan_kind(x, lists, LE, lo, hi)
+            self._scan_bound(lists[LE], first_above(lists[LE], hi - 1),
+                             first_above(lists[LE], seen_hi - 1) if not fresh
+                             else len(lists[LE]))
         if lo == hi and (lo_moved or hi_moved):
-            self._scan_kind(x, lists, EQ, lo, hi)
-        self._scan_kind(x, lists, NE, lo, hi)
+            self._scan_kind(x, lists[EQ], EQ, lo, fresh, seen_lo, seen_hi)
+        self._scan_kind(x, lists[NE], NE, lo, fresh, seen_lo, seen_hi)
 
-    def _scan_kind(self, x: IntVar, lists: list[list[int]], kind: int, lo: int,
-                   hi: int) -> None:
-        """Visit the watches of one kind on x whose predicate holds for x's domain when
-        the scan began (lo, hi; a domain only shrinks, so they still hold). Entries whose
-        watch moved to another predicate leave the list (compacted in place: most stay,
-        and are not even written), and go to that predicate's list, which may be this one
-        (appended after the part being scanned)."""
-        ws = lists[kind]
+    def _scan_bound(self, ws: list[int], start: int, stop: int) -> None:
+        """Visit the watches of a sorted bound list in positions start..stop: the
+        predicates that became true since the last scan (see `scan`). The watches that
+        stay are compacted to the front of that run; those that move go to other lists,
+        and those that move to this list wait in `deferred` until the run is done (a
+        sorted insertion would shift the run)."""
+        if start >= stop:
+            return
+        self.scanning = ws
+        j = start  # where the next kept entry goes
+        k = start
+        try:
+            while k < stop:
+                entry = ws[k]
+                k += 2
+                if self._visit(entry):
+                    if j != k - 2:
+                        ws[j] = entry
+                        ws[j + 1] = ws[k - 1]
+                    j += 2
+        except Inconsistency:
+            del ws[j:k - 2]  # the failing entry and the unvisited ones stay
+            self._flush(ws)
+            raise
+        if j != stop:
+            del ws[j:stop]
+        self._flush(ws)
+
+    def _flush(self, ws: list[int]) -> None:
+        """End a scan of the sorted list ws: insert the watches that moved to it meanwhile."""
+        self.scanning = None
+        deferred = self.deferred
+        if deferred:
+            for k in range(0, len(deferred), 2):
+                self._insert(ws, deferred[k], deferred[k + 1])
+            deferred.clear()
+
+    def _insert(self, ws: list[int], entry: int, v: int) -> None:
+        """Put the pair (entry, v) into the sorted bound list ws, after those of value v."""
+        k = first_above(ws, v)
+        ws.insert(k, v)
+        ws.insert(k, entry)
+
+    def _scan_kind(self, x: IntVar, ws: list[int], kind: int, lo: int, fresh: bool,
+                   seen_lo: int, seen_hi: int) -> None:
+        """Visit the watches of an unsorted list (`==` or `!=`) on x whose predicate became
+        true since the last scan: for `==`, x fixed to the value (scanned once, when x
+        becomes fixed); for `!=`, the value gone, where it was inside the seen bounds (the
+        seen holes are not known). Entries whose watch moved to another predicate leave
+        the list (compacted in place: most stay, and are not even written), and go to that
+        predicate's list, which may be this one (appended after the part being scanned)."""
         n = len(ws)
         j = 0  # where the next kept entry goes
         k = 0
         try:
             while k < n:
                 v = ws[k + 1]
-                if kind == GE:
-                    true = v <= lo
-                elif kind == LE:
-                    true = v >= hi
-                elif kind == EQ:
+                if kind == EQ:
                     true = v == lo
                 else:
-                    true = not x.contains(v)
+                    true = (fresh or seen_lo <= v <= seen_hi) and not x.contains(v)
                 entry = ws[k]
                 k += 2
                 if not true or self._visit(entry):
