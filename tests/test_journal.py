@@ -665,6 +665,27 @@ def test_arithmetic_by_intervals(name: str, explain_limit: int,
         assert walk.checked > 0
 
 
+@pytest.mark.parametrize("name", ["alldiff_domain", "alldiff_domain_sparse"])
+def test_hall_set_explanations_on_ranked_values(name: str) -> None:
+    """The domain stage with `direct_span` 0: its graph and its Hall sets' explanations
+    take values by rank (the route of values spread wider than bit positions)."""
+    from conundrum.propagators.alldiff_domain import AllDifferentDomain
+
+    sols = solutions_of(name)
+    for seed in range(3):
+        c = compiled(name)
+        stages = [p for p in c.solver.propagators if isinstance(p, AllDifferentDomain)]
+        assert stages
+        for p in stages:
+            p.direct_span = 0
+        j = Journal(c.solver)
+        j.attach()
+        walk = Walk(c, j, seed, sols)
+        assert sorted(walk.run()) == sorted(sols)
+        j.detach()
+        assert walk.checked > 0
+
+
 def test_scopes_are_the_subscribed_variables() -> None:
     c = compiled("linear_eq")
     j = Journal(c.solver)

@@ -34,12 +34,18 @@ compiled engine failed allocations surfacing as other errors or an abort). So:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from conundrum.engine import DOMAIN, IntView, Solver
 from conundrum.engine.bits import mask_of, offsets
 from conundrum.propagators.alldiff_bounds import HallIntervals
-from conundrum.propagators.alldiff_explain import SETS
+from conundrum.propagators.alldiff_explain import SETS, explain_entry
 from conundrum.propagators.alldiff_matching import freeable_values, maximum_matching, scc_sets
 from conundrum.propagators.alldiff_value import ValueElimination, hall_count, skip_values
+
+if TYPE_CHECKING:
+    from conundrum.engine.journal import Journal
+    from conundrum.engine.literals import Pred
 
 # The graph's bit sets are indexed by value - min when its values span at most this many:
 # every puzzle's alldiff (values 0..n^2 at most), and cheap enough (one list entry per bit).
@@ -78,6 +84,11 @@ class AllDifferentDomain(ValueElimination):
         self.direct_span = direct_span
         self.union_limit = union_limit
         self.hall: HallIntervals | None = None  # made on the first fallback
+
+    def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
+        """Explain entry e; a Hall set's matching starts from the last one (`hint`)."""
+        return explain_entry(journal, self.xs, e, self.skip_zero, self.reasons, out,
+                             self.hint, self.direct_span)
 
     def post(self) -> None:
         for x in self.xs:

@@ -35,6 +35,7 @@ from conundrum.engine.bits import offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
 from conundrum.propagators.alldiff_hall import (
+    DIRECT_SPAN,
     NONE,
     deficient_set,
     fixed_at,
@@ -214,13 +215,14 @@ def _bound(journal: Journal, x: IntView, v: int, step: int, covered: set[int]) -
 
 
 def explain_entry(journal: Journal, xs: list[IntView], e: int, skip_zero: bool, reasons: int,
-                  out: list[Pred]) -> bool:
+                  out: list[Pred], hint: list[int] | None = None,
+                  direct_span: int = DIRECT_SPAN) -> bool:
     """Explain entry e of an all_different stage (`reasons`: VALUE, INTERVALS or SETS, the
     kinds of reason it may use). The values between the old and the new bounds are walked
     (`_walk_bound`); the values removed inside the bounds are values of fixed variables or
     (SETS) in the Hall set. Then the holes passed over and the old bounds are stated, as
     weak as the Hall sets and intervals let them be. False (the generic explanation) when
-    some value has no reason of these kinds."""
+    some value has no reason of these kinds. `hint` and `direct_span` go to `hall_set`."""
     i = journal.var[e]
     j = position_of(xs, i)
     if j == NONE:
@@ -251,7 +253,7 @@ def explain_entry(journal: Journal, xs: list[IntView], e: int, skip_zero: bool, 
                 ok = False
                 break
     if ok and walk.pending:
-        allowed = hall_set(journal, xs, j, e, walk.pending, out)
+        allowed = hall_set(journal, xs, j, e, walk.pending, out, hint, direct_span)
         if allowed is None:
             ok = False
         else:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from conundrum.engine import IntView
+from conundrum.engine import Inconsistency, IntView
 from conundrum.engine.bits import count_bits, offsets
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in
+from conundrum.propagators.alldiff_matching import maximum_matching
 from conundrum.propagators.linear_explain import fixed_preds
 
 NONE: Final = -1  # no position (alldiff_explain.py)
+# a Hall set's graph takes values as bit positions (value - the least) up to this span,
+# and ranks them beyond it (the domain stage's own limit, alldiff_domain.py)
+DIRECT_SPAN: Final = 1024
 
 
 def view_domain(journal: Journal, x: IntView, pos: int) -> tuple[int, int, int]:
@@ -101,6 +105,13 @@ def _graph(journal: Journal, xs: list[IntView], j: int,
             lists.append(list(range(lo, hi + 1)))
         else:
             lists.append([lo + o for o in offsets(bits)])
+    rank, values, doms = _ranks(lists)
+    return nodes, doms, rank, values
+
+
+def _ranks(lists: list[list[int]]) -> tuple[dict[int, int], list[int], list[int]]:
+    """Rank the values of the domains `lists` in order of appearance: (value -> rank,
+    rank -> value, each domain as a bit set of ranks)."""
     rank: dict[int, int] = {}
     values: list[int] = []
     doms: list[int] = []
@@ -114,7 +125,7 @@ def _graph(journal: Journal, xs: list[IntView], j: int,
                 values.append(v)
             dm |= 1 << b
         doms.append(dm)
-    return nodes, doms, rank, values
+    return rank, values, doms
 
 
 def _augment(root: int, doms: list[int], match: list[int], owner: dict[int, int]) -> int:
@@ -178,11 +189,80 @@ def _set_preds(journal: Journal, xs: list[IntView], nodes: list[int], members: l
 
 
 def hall_set(journal: Journal, xs: list[IntView], j: int, pos: int, removed: list[int],
-             out: list[Pred]) -> set[int] | None:
+             out: list[Pred], hint: list[int] | None = None,
+             direct_span: int = DIRECT_SPAN) -> set[int] | None:
     """Explain why xs[j] cannot take the view values `removed`: a Hall set of the other
     variables whose values hold them all (module docstring). Returns the Hall set's values;
-    None (out unchanged) if the others have no such set, or no matching."""
-    nodes, doms, rank, values = _graph(journal, xs, j, pos)
+    None (out unchanged) if the others have no such set, or no matching. `hint` (the
+    propagator's last matching, a value per position of xs) seeds the matching: domains
+    only shrink along the branch, so it mostly still holds, and each hint is checked.
+    Values spanning less than `direct_span` are bit positions, wider ones get ranks."""
+    n = len(xs)
+    nodes: list[int] = []
+    domains: list[tuple[int, int, int]] = []
+    off = top = 0
+    for k in range(n):
+        if k == j:
+            continue
+        lo, hi, bits = view_domain(journal, xs[k], pos)
+        if card(lo, hi, bits) >= n:
+            continue
+        if not nodes or lo < off:
+            off = lo
+        if not nodes or hi > top:
+            top = hi
+        nodes.append(k)
+        domains.append((lo, hi, bits))
+    if not nodes:
+        return None
+    if top - off >= direct_span:
+        return _ranked_hall_set(journal, xs, nodes, pos, removed, out)
+    # the values as bit positions value - off: no ranks to look up
+    doms: list[int] = []
+    match: list[int] = []
+    for z in range(len(nodes)):
+        lo, hi, bits = domains[z]
+        doms.append((bits if bits >= 0 else (1 << (hi - lo + 1)) - 1) << (lo - off))
+        b = hint[nodes[z]] - off if hint is not None else -1
+        match.append(b if 0 <= b <= top - off else -1)
+    try:
+        owner, _ = maximum_matching(doms, match)
+    except Inconsistency:
+        return None
+    start = 0
+    for v in removed:
+        b = v - off
+        if b < 0 or b >= len(owner) or owner[b] < 0:
+            return None  # a value no other variable can take: no Hall set holds it
+        start |= 1 << b
+    vals = start
+    todo = start
+    members: list[int] = []
+    while todo:  # values -> their variables -> those variables' values, to a closure
+        low = todo & -todo
+        todo ^= low
+        b = low.bit_length() - 1
+        z = owner[b] if b < len(owner) else -1
+        if z < 0:
+            return None  # a free value is reached: no Hall set holds them all
+        members.append(z)
+        new = doms[z] & ~vals
+        vals |= new
+        todo |= new
+    allowed = {off + b for b in offsets(vals)}
+    for z in members:
+        inside_preds(journal, xs[nodes[z]], pos, allowed, out)
+    return allowed
+
+
+def _ranked_hall_set(journal: Journal, xs: list[IntView], nodes: list[int], pos: int,
+                     removed: list[int], out: list[Pred]) -> set[int] | None:
+    """hall_set over values spread too wide for bit positions: each value gets a rank."""
+    lists: list[list[int]] = []
+    for k in nodes:
+        lo, hi, bits = view_domain(journal, xs[k], pos)
+        lists.append(list(range(lo, hi + 1)) if bits < 0 else [lo + o for o in offsets(bits)])
+    rank, values, doms = _ranks(lists)
     match = [-1] * len(nodes)
     owner: dict[int, int] = {}
     for z in range(len(nodes)):
