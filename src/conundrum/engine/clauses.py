@@ -415,15 +415,17 @@ class NogoodStore(Propagator):
         slot = entry & 1
         preds = self.preds
         start = self.starts[c]
-        w = self.watch1[c] if slot else self.watch0[c]
         other = self.watch0[c] if slot else self.watch1[c]
+        q = preds[start + other]  # (a nogood of one predicate: the one that holds)
+        if falsified(q):
+            # satisfied (see the module docstring on why it may stay): four visits in
+            # five on golomb-10, so this path reads as little as it can
+            return True
         size = self.sizes[c]
         if size == 1:
             self.failed_nogood = c
             raise Inconsistency  # its only predicate holds
-        q = preds[start + other]
-        if falsified(q):
-            return True  # satisfied (see the module docstring on why it may stay)
+        w = self.watch1[c] if slot else self.watch0[c]
         # a not-true predicate to watch instead, searched circularly from the one just
         # made true (Gent 2013): the predicates before it were found true at earlier
         # visits and mostly still are, so a search from the start reads them again (on

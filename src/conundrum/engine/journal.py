@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from conundrum.engine.literals import holds_in
+from conundrum.engine.literals import GE, LE, holds_in
 from conundrum.state import Reversible
 
 if TYPE_CHECKING:
@@ -203,12 +203,28 @@ class Journal(Reversible):
             return NOT_TRUE
         first = 0
         last = n - 1  # holds at chain[last]; find the first position that does
-        while first < last:
-            mid = (first + last) >> 1
-            e = chain[mid]
-            if holds_in(kind, value, lo[e], hi[e], bits[e]):
-                last = mid
-            else:
-                first = mid + 1
+        # the bounds' searches read one list each, without a call per step
+        if kind == GE:
+            while first < last:
+                mid = (first + last) >> 1
+                if lo[chain[mid]] >= value:
+                    last = mid
+                else:
+                    first = mid + 1
+        elif kind == LE:
+            while first < last:
+                mid = (first + last) >> 1
+                if hi[chain[mid]] <= value:
+                    last = mid
+                else:
+                    first = mid + 1
+        else:
+            while first < last:
+                mid = (first + last) >> 1
+                e = chain[mid]
+                if holds_in(kind, value, lo[e], hi[e], bits[e]):
+                    last = mid
+                else:
+                    first = mid + 1
         return chain[first]
 
