@@ -524,7 +524,7 @@ class Walk:
         if j is None:
             return
         for x in self.xs:
-            assert j.domain_at(x.index, j.last[x.index]) == domain(x), x
+            assert j.domain_at(x.index, j.latest(x.index)) == domain(x), x
 
     def at_node(self) -> None:
         j = self.journal
@@ -535,7 +535,7 @@ class Walk:
         assert len(j.lo) == len(j.prev) == len(j.reason) == len(j.level) == n
         # each variable's chain, as a list and as links, the same entries
         for x in self.xs:
-            walk, e = [], j.last[x.index]
+            walk, e = [], j.latest(x.index)
             while e != ROOT:
                 walk.append(e)
                 e = j.prev[e]
@@ -711,12 +711,12 @@ def test_domain_preds_of_a_snapshot_and_the_hole_cap() -> None:
     ex.set_min(3)
     ex.remove(10)
     out = []
-    assert domain_preds(j, ex, j.last[ex.index], out)
+    assert domain_preds(j, ex, j.latest(ex.index), out)
     assert [repr(p) for p in out] == ["[x>=3]", "[x!=10]"]
     for v in range(20, 200, 2):  # 90 holes: too many to list
         ex.remove(v)
     out = []
-    assert not domain_preds(j, ex, j.last[ex.index], out) and out == []
+    assert not domain_preds(j, ex, j.latest(ex.index), out) and out == []
     c.solver.trail.pop_level()
     j.detach()
 

@@ -427,7 +427,7 @@ def test_explanation_of_a_bound_moved_past_holes():
     y.set_min(1)
     s.fix_point()
     assert x.lo == 5
-    e = j.last[x.index]
+    e = j.latest(x.index)
     out: list[Pred] = []
     assert j.reason[e] is not None and j.reason[e].explain(j, e, out)
     assert set(out) == {Pred(y, GE, 1), Pred(x, GE, 2), Pred(x, NE, 3), Pred(x, NE, 4)}
@@ -456,7 +456,7 @@ def test_a_propagation_past_holes_is_explained_with_the_domain_before():
     y.set_min(2)
     s.fix_point()
     assert x.lo == 4
-    e = j.last[x.index]
+    e = j.latest(x.index)
     out: list[Pred] = []
     assert store.explain(j, e, out)
     assert Pred(y, GE, 2) in out and Pred(x, NE, 2) in out and Pred(x, NE, 3) in out

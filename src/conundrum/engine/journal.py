@@ -8,14 +8,14 @@ and `_set_bounds` end by calling `record`, which appends one *entry*: the variab
 domain (lo, hi, bits), the reason (the propagator running, None for a search decision), a
 payload `code` for the reason's own use, the trail depth, and the variable's previous entry
 (`prev`; -1 means the snapshot taken when the journal was attached). So each variable's
-entries form a chain from its latest (`last[index]`) back to that snapshot, and the domain
+entries form a chain from its latest (`latest(index)`) back to that snapshot, and the domain
 a variable had at any earlier moment is a walk along its chain (`entry_before`). The same
 chain is also kept as a list in order (`chain[index]`), so that the moment a predicate
 became true is a binary search (`became_true`, which conflict analysis asks for every
 predicate of every explanation).
 
 The journal is itself a reversible object: it saves its length once per trail level and
-`restore` truncates back to it, mending `last` from `prev`. So every pop of the trail keeps
+`restore` truncates back to it, popping each variable's chain. So every pop of the trail keeps
 it exact, with no bookkeeping in the search. In the classic search no journal is attached
 and the hook is one test of a None field.
 
@@ -59,8 +59,8 @@ class Journal(Reversible):
         self.prev: list[int] = []
         xs = solver.vars
         self.vars: list[IntVar] = list(xs)
-        self.last: list[int] = [ROOT] * len(xs)
-        self.chain: list[list[int]] = [[] for _ in xs]  # each variable's entries, in order
+        # each variable's entries, in order (the last one is its latest: `latest`)
+        self.chain: list[list[int]] = [[] for _ in xs]
         # the snapshot: each variable's domain when the journal was attached
         self.root_lo: list[int] = [x.lo for x in xs]
         self.root_hi: list[int] = [x.hi for x in xs]
@@ -114,12 +114,10 @@ class Journal(Reversible):
             trail.entries.append(self)
             self.stamp = trail.stamp
         self.recorded += 1
-        i = x.index
-        last = self.last
-        self.prev.append(last[i])
-        last[i] = len(self.var)
-        self.chain[i].append(len(self.var))
-        self.var.append(i)
+        chain = self.chain[x.index]
+        self.prev.append(chain[len(chain) - 1] if chain else ROOT)
+        chain.append(len(self.var))
+        self.var.append(x.index)
         self.lo.append(x.lo)
         self.hi.append(x.hi)
         self.bits.append(x.bits)
@@ -131,13 +129,10 @@ class Journal(Reversible):
         """Forget the entries of the level being undone (called by the trail)."""
         n = self.saved.pop()
         var = self.var
-        prev = self.prev
-        last = self.last
         chain = self.chain
         k = len(var)
         while k > n:
             k -= 1
-            last[var[k]] = prev[k]
             chain[var[k]].pop()
         del var[n:]
         del self.lo[n:]
@@ -146,7 +141,7 @@ class Journal(Reversible):
         del self.reason[n:]
         del self.code[n:]
         del self.level[n:]
-        del prev[n:]
+        del self.prev[n:]
         self.stamp = -1
 
     def __len__(self) -> int:
@@ -162,8 +157,10 @@ class Journal(Reversible):
         each asked about by the explanations of the others (quadratic analysis)."""
         chain = self.chain[index]
         n = len(chain)
-        if not n or chain[n - 1] < pos:
-            return self.last[index]
+        if not n:
+            return ROOT
+        if chain[n - 1] < pos:
+            return chain[n - 1]
         if chain[0] >= pos:
             return ROOT
         first = 0
@@ -175,6 +172,11 @@ class Journal(Reversible):
             else:
                 last = mid
         return chain[first]
+
+    def latest(self, index: int) -> int:
+        """The latest entry of variable `index` (ROOT: none, the snapshot holds its domain)."""
+        chain = self.chain[index]
+        return chain[len(chain) - 1] if chain else ROOT
 
     def domain_at(self, index: int, e: int) -> tuple[int, int, int]:
         """(lo, hi, bits) of variable `index` as entry e left it (ROOT: the snapshot)."""

@@ -126,8 +126,8 @@ def empties_from_below(journal: Journal, x: IntView, t: int, out: list[Pred]) ->
     if t > hi:
         add_le(journal, x, t - 1, out)
         return True
-    if holds_no_value(journal, x, journal.last[i], t, hi):
-        domain_preds(journal, journal.vars[i], journal.last[i], out)
+    if holds_no_value(journal, x, journal.latest(i), t, hi):
+        domain_preds(journal, journal.vars[i], journal.latest(i), out)
         return True
     return False
 
@@ -139,8 +139,8 @@ def empties_from_above(journal: Journal, x: IntView, t: int, out: list[Pred]) ->
     if t < lo:
         add_ge(journal, x, t + 1, out)
         return True
-    if holds_no_value(journal, x, journal.last[i], lo, t):
-        domain_preds(journal, journal.vars[i], journal.last[i], out)
+    if holds_no_value(journal, x, journal.latest(i), lo, t):
+        domain_preds(journal, journal.vars[i], journal.latest(i), out)
         return True
     return False
 

@@ -54,25 +54,29 @@ class Analysis:
         self.lbd = lbd
 
 
-def _strongest(kept: dict[tuple[int, int, int], Pred], p: Pred) -> None:
+def _strongest(kept: dict[int, Pred], p: Pred, nvars: int) -> None:
     """Keep p unless a stronger predicate of its variable and kind is kept (GE: the larger
-    value, LE: the smaller); NE and EQ predicates are kept one per value."""
+    value, LE: the smaller); NE and EQ predicates are kept one per value. The keys are
+    ints (a tuple per predicate was a quarter of this function compiled): a bound's is
+    4 index + kind, an (in)equality's `key`, whose remainder mod 4 (its kind, 2 or 3)
+    keeps the two apart."""
     kind = p.kind
     if kind == GE or kind == LE:
-        k = (p.var.index, kind, 0)
+        k = p.var.index * 4 + kind
         q = kept.get(k)
         if q is None or (kind == GE and p.value > q.value) or (kind == LE and p.value < q.value):
             kept[k] = p
     else:
-        kept[(p.var.index, kind, p.value)] = p
+        kept[key(p, nvars)] = p
 
 
 def minimise(preds: list[Pred]) -> list[Pred]:
     """The same conjunction, shorter: the strongest bound per variable and side, `[x>=v]`
     and `[x<=v]` as `[x==v]` on a bit-set domain, nothing an equality already implies."""
-    kept: dict[tuple[int, int, int], Pred] = {}
+    kept: dict[int, Pred] = {}
+    nvars = 1 + max((p.var.index for p in preds), default=0)
     for p in preds:
-        _strongest(kept, p)
+        _strongest(kept, p, nvars)
     by_var: dict[int, list[Pred]] = {}
     for p in kept.values():
         by_var.setdefault(p.var.index, []).append(p)
@@ -149,7 +153,8 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     level_of = journal.level
     pending: dict[int, list[Pred]] = {}  # entry -> its pending predicates, at level top
     heap: list[int] = []  # -entry, for the latest first
-    kept: dict[tuple[int, int, int], Pred] = {}  # below level top
+    kept: dict[int, Pred] = {}  # below level top
+    nvars = len(journal.vars)
     top = root
 
     # place the conflict's predicates
@@ -168,7 +173,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
         if level == top:
             _push(pending, heap, e, p)
         else:
-            _strongest(kept, p)
+            _strongest(kept, p, nvars)
 
     uip: Pred | None = None
     seen: set[int] = {p.var.index for p in conflict}
@@ -178,7 +183,6 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     # predicate of a later explanation holds before the entry explained, so never at a
     # resolved one), or the same kept bound
     filed: set[int] = set()
-    nvars = len(journal.vars)
     solver = journal.solver
     steps = 0
     while heap:
@@ -199,7 +203,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 x: IntVar = journal.vars[journal.var[e]]
                 domain_preds(journal, x, journal.prev[e], prior, -1)  # all of it: needed
                 for q in prior:
-                    _place(journal, q, root, top, pending, heap, kept)
+                    _place(journal, q, root, top, pending, heap, kept, nvars)
             break
         if not heap:
             single = _single(preds)
@@ -212,7 +216,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
             k = key(q, nvars)
             if k not in filed:  # placing a predicate twice changes nothing (see above)
                 filed.add(k)
-                _place(journal, q, root, top, pending, heap, kept)
+                _place(journal, q, root, top, pending, heap, kept, nvars)
     if uip is None:
         raise AssertionError("conflict analysis found no UIP")
     lower = minimise(list(kept.values()))
@@ -235,7 +239,7 @@ def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> N
 
 
 def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, list[Pred]],
-           heap: list[int], kept: dict[tuple[int, int, int], Pred]) -> None:
+           heap: list[int], kept: dict[int, Pred], nvars: int) -> None:
     """File a predicate of an explanation: dropped (a root fact), pending (level top) or
     kept (a lower level)."""
     e = journal.became_true(p.var.index, p.kind, p.value)
@@ -249,7 +253,7 @@ def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, li
     if level == top:
         _push(pending, heap, e, p)
     else:
-        _strongest(kept, p)
+        _strongest(kept, p, nvars)
 
 
 def decisions_behind(journal: Journal, preds: list[Pred], root: int) -> set[int]:
