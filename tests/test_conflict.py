@@ -40,12 +40,17 @@ class Learner(Walk):
         if not nogood:
             return  # the conflict holds at the root
         levels = []
+        entries = []
         for p in nogood:
             e = j.became_true(p.var.index, p.kind, p.value)
             assert e != NOT_TRUE
+            entries.append(e)
             levels.append(self.root if e == ROOT else j.level[e])
         assert all(level <= result.level for level in levels[:-1])
         assert levels[-1] > result.level >= self.root
+        # the predicate the store watches beside the UIP: the first that became true last
+        lower = entries[:-1]
+        assert result.latest == (lower.index(max(lower)) if lower else -1)
         self.learned += 1
 
 

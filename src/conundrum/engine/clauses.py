@@ -125,10 +125,12 @@ class NogoodStore(Propagator):
         return self.preds[s:s + self.sizes[c]]
 
     # ------------------------------------------------------------------ adding
-    def add(self, preds: list[Pred], lbd: int = 0) -> None:
+    def add(self, preds: list[Pred], lbd: int = 0, latest: int = -1) -> None:
         """Add the nogood `not (p1 and ... and pn)` and propagate it: at once if it is
         unit or failed, and from then on through its watches (see the module on adding
-        below the root). `lbd` is a learned nogood's LBD (0: never forgotten). Raises
+        below the root). `lbd` is a learned nogood's LBD (0: never forgotten); `latest`,
+        if the caller knows it (conflict analysis does), the position of the true
+        predicate that became true last, should one be needed as a watch. Raises
         Inconsistency if every predicate already holds, or if a propagation fails (the
         queues are then cleared, as after any failed fixpoint); the nogood is stored
         either way. An empty nogood fails."""
@@ -146,7 +148,12 @@ class NogoodStore(Propagator):
         # become not true again on a backjump, which keeps the watches sound)
         free = [i for i in range(len(preds)) if not holds(preds[i])]
         w0 = free[0] if free else 0
-        w1 = free[1] if len(free) > 1 else self._latest_true(preds, w0)
+        if len(free) > 1:
+            w1 = free[1]
+        elif 0 <= latest < len(preds) and latest != w0 and holds(preds[latest]):
+            w1 = latest
+        else:
+            w1 = self._latest_true(preds, w0)
         if len(preds) == 1:
             w1 = w0
         self.watch0.append(w0)

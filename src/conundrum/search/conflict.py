@@ -43,15 +43,18 @@ class Analysis:
     to (the trail depth at which all but the UIP hold); `lbd`, the number of levels among
     the nogood's predicates (its "literal block distance": few levels, a nogood likely to
     be useful again). `nogood` empty: the conflict holds at the root, so there is nothing
-    left to search."""
+    left to search. `latest`: the position in `nogood` of the predicate other than the UIP
+    that became true last (-1: none), which the store watches beside the UIP."""
 
-    __slots__ = ("nogood", "level", "seen", "lbd")
+    __slots__ = ("nogood", "level", "seen", "lbd", "latest")
 
-    def __init__(self, nogood: list[Pred], level: int, seen: list[int], lbd: int) -> None:
+    def __init__(self, nogood: list[Pred], level: int, seen: list[int], lbd: int,
+                 latest: int = -1) -> None:
         self.nogood = nogood
         self.level = level
         self.seen = seen  # the variables (indices) that took part, for activity
         self.lbd = lbd
+        self.latest = latest
 
 
 def _strongest(kept: dict[int, Pred], p: Pred, nvars: int) -> None:
@@ -222,11 +225,17 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     lower = minimise(list(kept.values()))
     back = root
     levels = {top}
-    for p in lower:
+    latest = -1
+    latest_e = ROOT
+    for k in range(len(lower)):
+        p = lower[k]
         e = journal.became_true(p.var.index, p.kind, p.value)
         levels.add(level_of[e])
         back = max(back, level_of[e])
-    return Analysis([*lower, uip], back, sorted(seen), len(levels))
+        if latest < 0 or e > latest_e:
+            latest = k
+            latest_e = e
+    return Analysis([*lower, uip], back, sorted(seen), len(levels), latest)
 
 
 def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> None:

@@ -246,7 +246,7 @@ def learning_search(runner: _Runner, store: NogoodStore, policy: RestartPolicy,
                         blocking = permanent
                         permanent = None
                         store.add(blocking)
-                    store.add(result.nogood, max(result.lbd, 1))
+                    store.add(result.nogood, max(result.lbd, 1), result.latest)
                     break
                 except Inconsistency:
                     conflict = _explained(journal)
