@@ -1,9 +1,9 @@
 """The watch side of the nogood store (clauses.py): the VarWatch propagator that hands a
 changed variable to the store, and the search of a sorted bound watch list.
 
-A watch list of `>=` or `<=` predicates is a flat list of pairs (entry, value) sorted by
-value (clauses.py, "Why a scan is cheap"), so the watches whose predicate became true
-since the last scan are one run of it, found by binary search (`first_above`).
+A watch list is a flat list of pairs (entry, value) sorted by value (clauses.py, "Why a
+scan is cheap"), so the watches whose predicate became true since the last scan are runs
+of it, found by binary search (`first_above`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def first_above(ws: list[int], v: int) -> int:
-    """The position of the first pair of a sorted bound list whose value exceeds v
+    """The position of the first pair of a sorted watch list whose value exceeds v
     (len(ws) if none): a binary search over the pairs."""
     first = 0
     last = len(ws) >> 1
@@ -51,8 +51,9 @@ class VarWatch(Propagator):
         self.seen_lo = 0
         self.seen_hi = 0
         self.seen_card = -1
+        self.seen_bits = -1
         self.stamp = -1  # the trail level that saved the seen domain last
-        self.saved: list[int] = []  # (lo, hi, card) of each save, newest last
+        self.saved: list[int] = []  # (lo, hi, card, bits) of each save, newest last
 
     def post(self) -> None:
         self.var.subscribe(self, DOMAIN)
@@ -61,22 +62,26 @@ class VarWatch(Propagator):
     def propagate(self) -> None:
         self.store.scan(self.var, self)
 
-    def see(self, lo: int, hi: int, card: int) -> None:
+    def see(self, lo: int, hi: int, card: int, bits: int) -> None:
         """Remember the domain a scan read, saving the old one once per trail level."""
         trail = self.solver.trail
         if self.stamp != trail.stamp:
-            self.saved.append(self.seen_lo)
-            self.saved.append(self.seen_hi)
-            self.saved.append(self.seen_card)
+            saved = self.saved
+            saved.append(self.seen_lo)
+            saved.append(self.seen_hi)
+            saved.append(self.seen_card)
+            saved.append(self.seen_bits)
             trail.entries.append(self)
             self.stamp = trail.stamp
         self.seen_lo = lo
         self.seen_hi = hi
         self.seen_card = card
+        self.seen_bits = bits
 
     def restore(self) -> None:
         """Undo the last `see` (called by the trail; a VarWatch never deactivates)."""
         saved = self.saved
+        self.seen_bits = saved.pop()
         self.seen_card = saved.pop()
         self.seen_hi = saved.pop()
         self.seen_lo = saved.pop()
