@@ -250,7 +250,9 @@ class NogoodStore(Propagator):
         watch0, watch1, lbd, activity = self.watch0, self.watch1, self.lbd, self.activity
         self.preds, self.starts, self.sizes = [], [], []
         self.watch0, self.watch1, self.lbd, self.activity = [], [], [], []
-        self.watches = {i: [[], [], [], []] for i in self.watches}
+        for lists in self.watches.values():  # emptied in place: the VarWatches hold them
+            for ws in lists:
+                ws.clear()
         for c in range(len(starts)):
             if c in drop:
                 continue
@@ -288,7 +290,7 @@ class NogoodStore(Propagator):
             self.watches[i] = [[], [], [], []]
         self._listed(p, entry)
         if i not in self.watchers:
-            w = self.watchers[i] = VarWatch(self.solver, self, x)
+            w = self.watchers[i] = VarWatch(self.solver, self, x, self.watches[i])
             # not through Solver.post: that would scan and run the fixpoint in the middle
             # of `add`, before its own unit is applied (and the solver's list of
             # propagators is the model's: `detach` takes the watchers away again)
@@ -318,9 +320,7 @@ class NogoodStore(Propagator):
         `[x >= v]` for seen lo < v <= lo, `[x <= v]` for hi <= v < seen hi, `[x == lo]`
         once x is fixed, `[x != v]` for each value v gone since (below lo, above hi, and
         the holes made inside, from the seen bit set)."""
-        lists = self.watches.get(x.index)
-        if lists is None:
-            return
+        lists = watcher.lists
         lo = x.lo
         hi = x.hi
         card = x.card

@@ -42,10 +42,12 @@ class VarWatch(Propagator):
     is_constraint = False  # not counted by IntVar.degree
     explains = True  # by the nogood it propagated (the journal's payload names it)
 
-    def __init__(self, solver: Solver, store: NogoodStore, var: IntVar) -> None:
+    def __init__(self, solver: Solver, store: NogoodStore, var: IntVar,
+                 lists: list[list[int]]) -> None:
         super().__init__(solver)
         self.store = store
         self.var = var
+        self.lists = lists  # the store's watch lists of var, by kind
         self.weight = 0  # not a model constraint: adds nothing to weighted degrees
         # the domain at the last scan on this branch; card -1: none yet, scan every list
         self.seen_lo = 0
