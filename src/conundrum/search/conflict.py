@@ -160,9 +160,19 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     nvars = len(journal.vars)
     top = root
 
+    # the predicates placed so far, by key: about half of those the explanations give
+    # are placed already (golomb-10), and placing one again finds the same entry, which
+    # is pending (its group holds it once: `_push` need not look) or resolved (a
+    # predicate of a later explanation holds before the entry explained, so never at a
+    # resolved one), or the same kept bound
+    filed: set[int] = set()
     # place the conflict's predicates
     placed: list[tuple[int, int, Pred]] = []
     for p in split_equalities(conflict):
+        k = key(p, nvars)
+        if k in filed:
+            continue
+        filed.add(k)
         e = journal.became_true(p.var.index, p.kind, p.value)
         if e == NOT_TRUE:
             raise AssertionError(f"conflict predicate {p!r} does not hold")
@@ -180,12 +190,6 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
 
     uip: Pred | None = None
     seen: set[int] = {p.var.index for p in conflict}
-    # the predicates of explanations placed so far, by key: about half of those the
-    # explanations give are placed already (golomb-10), and placing one again finds the
-    # same entry, which is pending (group membership kept it once) or resolved (a
-    # predicate of a later explanation holds before the entry explained, so never at a
-    # resolved one), or the same kept bound
-    filed: set[int] = set()
     solver = journal.solver
     steps = 0
     while heap:
@@ -239,11 +243,12 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
 
 
 def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> None:
+    """Add p (never placed before: `filed`) to the pending predicates of entry e."""
     group = pending.get(e)
     if group is None:
         pending[e] = [p]
         heapq.heappush(heap, -e)
-    elif p not in group:
+    else:
         group.append(p)
 
 
