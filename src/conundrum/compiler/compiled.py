@@ -143,6 +143,7 @@ class CompiledModel:
                    ) -> Generator[list[int] | None, None, None]:
         """run(), in slices: None each time the slice of `slicer` (search/slicing.py) is
         spent, and it goes on from there when resumed (compiler/portfolio.py)."""
+        from conundrum.compiler.collector import RelaxedCollector
         from conundrum.engine import Inconsistency, TimeUp
         from conundrum.search.dfs import ObjectiveBound, search
 
@@ -167,15 +168,16 @@ class CompiledModel:
             runner = search(self.solver, self.decision, opts, stats, bound, self.extra, start,
                             phases, self.project(opts), self.hints(opts), slicer)
             try:
-                for paused in runner:
-                    if paused is not None:
-                        yield None
-                        continue
-                    values = [ev.lo for ev in self.decision]
-                    self.check(values)
-                    if obj is not None:
-                        incumbent[:] = [obj.lo]
-                    yield values
+                with RelaxedCollector():
+                    for paused in runner:
+                        if paused is not None:
+                            yield None
+                            continue
+                        values = [ev.lo for ev in self.decision]
+                        self.check(values)
+                        if obj is not None:
+                            incumbent[:] = [obj.lo]
+                        yield values
             finally:
                 # Close the search when the caller stops early (solve, a limit, an
                 # abandoned generator): its `finally` fills in the statistics, and a
