@@ -43,7 +43,8 @@ def columns_of(tuples: list[tuple[int, ...]], arity: int) -> list[dict[int, list
 
 class _Killers:
     """The predicates chosen so far, per position: a lower bound (`low`, when `has_low`),
-    an upper bound, and the values lost inside."""
+    an upper bound, and the values lost inside (a set made at the first: most positions
+    have none, and each set is one more object for the collector, per explanation)."""
 
     __slots__ = ("has_low", "low", "has_high", "high", "holes")
 
@@ -52,7 +53,7 @@ class _Killers:
         self.low = [0] * arity
         self.has_high = [False] * arity
         self.high = [0] * arity
-        self.holes: list[set[int]] = [set() for _ in range(arity)]
+        self.holes: list[set[int] | None] = [None] * arity
 
     def kills(self, t: tuple[int, ...], skip: int) -> bool:
         """Whether a chosen predicate already rules tuple t out."""
@@ -60,8 +61,10 @@ class _Killers:
             if m == skip:
                 continue
             v = t[m]
-            if (self.has_low[m] and v < self.low[m]) or (self.has_high[m] and v > self.high[m]) \
-                    or v in self.holes[m]:
+            if (self.has_low[m] and v < self.low[m]) or (self.has_high[m] and v > self.high[m]):
+                return True
+            holes = self.holes[m]
+            if holes is not None and v in holes:
                 return True
         return False
 
@@ -100,7 +103,11 @@ class _Killers:
                 self.high[bound] = v - 1
             return True
         if hole != NONE:
-            self.holes[hole].add(t[hole])
+            holes = self.holes[hole]
+            if holes is None:
+                holes = set()
+                self.holes[hole] = holes
+            holes.add(t[hole])
             return True
         return False
 
@@ -114,7 +121,10 @@ class _Killers:
                 out.append(on_view(x, GE, self.low[m]))
             if self.has_high[m] and self.high[m] - off < journal.root_hi[i]:
                 out.append(on_view(x, LE, self.high[m]))
-            for v in sorted(self.holes[m]):
+            holes = self.holes[m]
+            if holes is None:
+                continue
+            for v in sorted(holes):
                 if contains_in(v - off, journal.root_lo[i], journal.root_hi[i],
                                journal.root_bits[i]):
                     out.append(on_view(x, NE, v))
