@@ -84,7 +84,10 @@ def flatzinc_instances(cache: Path) -> dict[str, tuple[Path, bool]]:
                    "--no-output-ozn", "--fzn", str(fzn), str(FZN_DATA / entry["model"])]
             if entry.get("data"):
                 cmd.append(str(FZN_DATA / entry["data"]))
-            if subprocess.run(cmd, capture_output=True, text=True).returncode != 0:
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:  # said, not dropped silently (no solver config?)
+                print(f"{entry['name']}: minizinc could not compile it: "
+                      f"{done.stderr.strip()[:300]}", file=sys.stderr)
                 continue
         out[entry["name"]] = (fzn, entry["kind"] == "count")
     return out
