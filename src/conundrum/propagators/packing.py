@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
-from conundrum.propagators.packing_explain import explain_entry, explain_failure
+from conundrum.propagators.packing_explain import explain_entry, explain_failure, explainable
 
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
@@ -35,6 +35,9 @@ class BinPacking(Propagator):
                  sizes: list[int]) -> None:
         super().__init__(solver)
         self.loads, self.bins, self.sizes = loads, bins, sizes
+        # whether its own explanations apply (else the generic one): asked once, not per
+        # explanation (5% of bin packing u120's learning search)
+        self.explainable = explainable(loads, bins, sizes)
         self.total = 0
         for w in sizes:
             self.total += w
@@ -51,10 +54,12 @@ class BinPacking(Propagator):
         self.possible = [0] * len(loads)  # per bin: the sizes of the items listed there
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
-        return explain_entry(journal, self.loads, self.bins, self.sizes, self.total, e, out)
+        return self.explainable and explain_entry(journal, self.loads, self.bins, self.sizes,
+                                                  self.total, e, out)
 
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
-        return explain_failure(journal, self.loads, self.bins, self.sizes, self.total, out)
+        return self.explainable and explain_failure(journal, self.loads, self.bins,
+                                                    self.sizes, self.total, out)
 
     def post(self) -> None:
         k = len(self.loads)

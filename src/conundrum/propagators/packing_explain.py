@@ -227,17 +227,18 @@ class Packing:
         return False
 
 
-def _distinct_roles(loads: list[IntView], bins: list[IntView]) -> bool:
-    """Whether every variable has one role (loads and items on distinct variables)."""
+def explainable(loads: list[IntView], bins: list[IntView], sizes: list[int]) -> bool:
+    """Whether a BinPacking's inferences have the explanations of this module: every
+    variable in one role (loads and items on distinct variables) and no negative size.
+    It never changes, so the propagator asks once; the functions below assume it."""
     roots = {x.root.index for x in loads} | {x.root.index for x in bins}
-    return len(roots) == len(loads) + len(bins)
+    return len(roots) == len(loads) + len(bins) and all(w >= 0 for w in sizes)
 
 
 def explain_entry(journal: Journal, loads: list[IntView], bins: list[IntView],
                   sizes: list[int], total: int, e: int, out: list[Pred]) -> bool:
-    """Explain entry e of a BinPacking (module docstring); False for the generic one."""
-    if not _distinct_roles(loads, bins) or any(w < 0 for w in sizes):
-        return False
+    """Explain entry e of a BinPacking (module docstring; `explainable`); False for the
+    generic one."""
     i = journal.var[e]
     state = Packing(journal, loads, bins, sizes, total, e)
     start = len(out)
@@ -303,9 +304,8 @@ def _explain_item(journal: Journal, state: Packing, x: IntView, k: int, e: int,
 
 def explain_failure(journal: Journal, loads: list[IntView], bins: list[IntView],
                     sizes: list[int], total: int, out: list[Pred]) -> bool:
-    """Explain a failure of a BinPacking now; False for the generic explanation."""
-    if not _distinct_roles(loads, bins) or any(w < 0 for w in sizes):
-        return False
+    """Explain a failure of a BinPacking now (`explainable`); False for the generic
+    explanation."""
     start = len(out)
     if Packing(journal, loads, bins, sizes, total, len(journal)).failure(out):
         return True
