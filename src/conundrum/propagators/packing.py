@@ -18,7 +18,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
-from conundrum.propagators.packing_explain import explain_entry, explain_failure, explainable
+from conundrum.propagators.packing_explain import (
+    explain_entry,
+    explain_failure,
+    explainable,
+    largest_first,
+)
 
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
@@ -38,6 +43,7 @@ class BinPacking(Propagator):
         # whether its own explanations apply (else the generic one): asked once, not per
         # explanation (5% of bin packing u120's learning search)
         self.explainable = explainable(loads, bins, sizes)
+        self.by_size = largest_first(sizes)
         self.total = 0
         for w in sizes:
             self.total += w
@@ -55,11 +61,11 @@ class BinPacking(Propagator):
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
         return self.explainable and explain_entry(journal, self.loads, self.bins, self.sizes,
-                                                  self.total, e, out)
+                                                  self.total, e, out, self.by_size)
 
     def explain_conflict(self, journal: Journal, out: list[Pred]) -> bool:
         return self.explainable and explain_failure(journal, self.loads, self.bins,
-                                                    self.sizes, self.total, out)
+                                                    self.sizes, self.total, out, self.by_size)
 
     def post(self) -> None:
         k = len(self.loads)

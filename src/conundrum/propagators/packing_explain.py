@@ -68,13 +68,14 @@ class Packing:
     load's bounds, and the explanations built on them."""
 
     def __init__(self, journal: Journal, loads: list[IntView], bins: list[IntView],
-                 sizes: list[int], total: int, pos: int) -> None:
+                 sizes: list[int], total: int, pos: int, by_size: list[int]) -> None:
         self.journal = journal
         self.loads = loads
         self.bins = bins
         self.sizes = sizes
         self.total = total
         self.pos = pos
+        self.by_size = by_size  # the items, the largest first (`largest_first`)
         self.doms = [view_domain(journal, x, pos) for x in bins]
         self.lows: list[int] = []
         self.highs: list[int] = []
@@ -85,15 +86,17 @@ class Packing:
 
     def placed(self, b: int, skip: int) -> list[int]:
         """The items (not `skip`) fixed to bin b, the largest first."""
-        items = [j for j in range(len(self.bins))
-                 if j != skip and self.sizes[j] > 0 and self.doms[j][0] == b == self.doms[j][1]]
-        items.sort(key=lambda j: -self.sizes[j])
+        items: list[int] = []
+        for j in self.by_size:
+            lo, hi, _ = self.doms[j]
+            if lo == b == hi and j != skip and self.sizes[j] > 0:
+                items.append(j)
         return items
 
     def excluded(self, b: int, skip: int) -> list[int]:
-        """The items (not `skip`, of positive size) whose bins lack b."""
+        """The items (not `skip`, of positive size) whose bins lack b, the largest first."""
         out: list[int] = []
-        for j in range(len(self.bins)):
+        for j in self.by_size:
             lo, hi, bits = self.doms[j]
             if j != skip and self.sizes[j] > 0 and not contains_in(b, lo, hi, bits):
                 out.append(j)
@@ -118,10 +121,8 @@ class Packing:
         """Append that enough items (not `skip`) cannot go to bin b for the others to total
         at most `most`; False if they total more."""
         rest = self.total - (self.sizes[skip] if skip != NONE else 0)
-        gone = self.excluded(b, skip)
-        gone.sort(key=lambda j: -self.sizes[j])
         start = len(out)
-        for j in gone:
+        for j in self.excluded(b, skip):
             if rest <= most:
                 break
             lacks(self.journal, self.bins[j], b, self.pos, out)
@@ -235,12 +236,19 @@ def explainable(loads: list[IntView], bins: list[IntView], sizes: list[int]) -> 
     return len(roots) == len(loads) + len(bins) and all(w >= 0 for w in sizes)
 
 
+def largest_first(sizes: list[int]) -> list[int]:
+    """The items by size, the largest first (ties in item order): the order in which the
+    explanations name items, worked out once per propagator."""
+    return sorted(range(len(sizes)), key=lambda j: -sizes[j])
+
+
 def explain_entry(journal: Journal, loads: list[IntView], bins: list[IntView],
-                  sizes: list[int], total: int, e: int, out: list[Pred]) -> bool:
-    """Explain entry e of a BinPacking (module docstring; `explainable`); False for the
-    generic one."""
+                  sizes: list[int], total: int, e: int, out: list[Pred],
+                  by_size: list[int]) -> bool:
+    """Explain entry e of a BinPacking (module docstring; `explainable`; `by_size` from
+    `largest_first`); False for the generic one."""
     i = journal.var[e]
-    state = Packing(journal, loads, bins, sizes, total, e)
+    state = Packing(journal, loads, bins, sizes, total, e, by_size)
     start = len(out)
     b = position_of(loads, i)
     if b != NONE:
@@ -303,11 +311,11 @@ def _explain_item(journal: Journal, state: Packing, x: IntView, k: int, e: int,
 
 
 def explain_failure(journal: Journal, loads: list[IntView], bins: list[IntView],
-                    sizes: list[int], total: int, out: list[Pred]) -> bool:
+                    sizes: list[int], total: int, out: list[Pred], by_size: list[int]) -> bool:
     """Explain a failure of a BinPacking now (`explainable`); False for the generic
     explanation."""
     start = len(out)
-    if Packing(journal, loads, bins, sizes, total, len(journal)).failure(out):
+    if Packing(journal, loads, bins, sizes, total, len(journal), by_size).failure(out):
         return True
     del out[start:]
     return False
