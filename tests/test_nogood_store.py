@@ -432,6 +432,59 @@ def test_forgetting_keeps_the_rest_exact(problem, data):
         assert h.domains() == root
 
 
+@settings(max_examples=200, deadline=None)
+@given(problems())
+def test_a_propagation_names_the_predicate_it_made_false(problem):
+    """The journal's payload of a nogood's propagation names the nogood and the position
+    of the predicate it made false, so the explanation is the others without asking when
+    each became true: the same as the explanation that asks (the payload of a nogood too
+    long for the position field)."""
+    from conundrum.engine.clauses import POSITION_BITS, POSITION_MASK
+    from conundrum.engine.journal import Journal
+
+    doms, nogoods, ops, total = problem
+    try:
+        h = Harness(doms, total)
+    except Inconsistency:
+        return
+    for ng in nogoods:
+        if not h.add(ng):
+            return
+    j = Journal(h.s)
+    j.attach()
+    compared = 0
+    for what, arg in ops:
+        if what != "push":
+            continue
+        i, kind, v = arg
+        h.s.trail.push_level()
+        j.current = None
+        try:
+            make_true(from_decision(h.xs[i], kind, v))
+            h.s.fix_point()
+        except Inconsistency:
+            h.s.clear_queue()
+            break
+        for e in range(len(j)):
+            reason = j.reason[e]
+            if reason is None or j.code[e] >> POSITION_BITS >= len(h.store):
+                continue
+            if reason is not h.store and type(reason).__name__ != "VarWatch":
+                continue
+            named: list[Pred] = []
+            assert reason.explain(j, e, named)
+            kept = j.code[e]
+            j.code[e] = (kept >> POSITION_BITS << POSITION_BITS) | POSITION_MASK
+            asked: list[Pred] = []
+            assert reason.explain(j, e, asked)
+            j.code[e] = kept
+            assert named == asked, (e, named, asked)
+            compared += 1
+    while h.s.trail.depth:
+        h.s.trail.pop_level()
+    j.detach()
+
+
 def test_explanation_of_a_bound_moved_past_holes():
     """The store removes x == 2, the lowest value, and x's lower bound jumps past the holes
     3 and 4 to 5: the explanation must say those holes and the old bound too, else conflict

@@ -75,6 +75,16 @@ if TYPE_CHECKING:
     from conundrum.engine.var import IntVar
 
 ACTIVITY_DECAY: Final = 0.999  # per conflict, as in MiniSat's clause activity
+# a propagation's journal payload: the nogood's number shifted left by POSITION_BITS, or'd
+# with the position of the predicate it made false (POSITION_MASK: not recorded, a nogood
+# that long is explained by looking up when each predicate became true)
+POSITION_BITS: Final = 24
+POSITION_MASK: Final = (1 << POSITION_BITS) - 1
+
+
+def payload(c: int, position: int) -> int:
+    """The journal payload of nogood c making its predicate at `position` false."""
+    return (c << POSITION_BITS) | (position if position < POSITION_MASK else POSITION_MASK)
 
 
 class NogoodStore(Propagator):
@@ -173,7 +183,7 @@ class NogoodStore(Propagator):
         if len(free) == 1:
             if journal is not None:
                 journal.current = self
-                journal.current_code = c
+                journal.current_code = payload(c, free[0])
             try:
                 make_true(negate(preds[free[0]]))
             except Inconsistency:
@@ -199,18 +209,27 @@ class NogoodStore(Propagator):
 
     # ------------------------------------------------------------ explaining
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:
-        """Why entry e happened: nogood `journal.code[e]` made its last predicate false,
-        because all the others held."""
-        c = journal.code[e]
+        """Why entry e happened: a nogood made its last predicate false because all the
+        others held (the journal's payload names both: `payload`)."""
+        code = journal.code[e]
+        c = code >> POSITION_BITS
+        position = code & POSITION_MASK
         self._bump(c)
         s = self.starts[c]
+        preds = self.preds
         made: Pred | None = None  # the predicate e made false
-        for p in self.preds[s:s + self.sizes[c]]:
-            pos = journal.became_true(p.var.index, p.kind, p.value)
-            if pos != NOT_TRUE and pos < e:
-                out.append(p)
-            else:
-                made = p
+        if position != POSITION_MASK:
+            for k in range(self.sizes[c]):
+                if k != position:
+                    out.append(preds[s + k])
+            made = preds[s + position]
+        else:
+            for p in preds[s:s + self.sizes[c]]:
+                pos = journal.became_true(p.var.index, p.kind, p.value)
+                if pos != NOT_TRUE and pos < e:
+                    out.append(p)
+                else:
+                    made = p
         if made is not None:
             # a bound moved past holes: those (and the old bound) are part of the reason
             skipped_values(journal, e, negate(made), out)
@@ -455,8 +474,8 @@ class NogoodStore(Propagator):
             self.failed_nogood = c
             raise Inconsistency
         journal = self.solver.journal
-        if journal is not None:
-            journal.current_code = c  # the running VarWatch explains by this nogood
+        if journal is not None:  # the running VarWatch explains by this nogood
+            journal.current_code = payload(c, other)
         make_true(negate(q))
         return True
 
