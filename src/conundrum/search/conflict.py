@@ -57,20 +57,29 @@ class Analysis:
         self.latest = latest
 
 
-def _strongest(kept: dict[int, Pred], p: Pred, nvars: int) -> None:
-    """Keep p unless a stronger predicate of its variable and kind is kept (GE: the larger
-    value, LE: the smaller); NE and EQ predicates are kept one per value. The keys are
-    ints (a tuple per predicate was a quarter of this function compiled): a bound's is
-    4 index + kind, an (in)equality's `key`, whose remainder mod 4 (its kind, 2 or 3)
-    keeps the two apart."""
+def _kept_key(p: Pred, nvars: int) -> int:
+    """The key of p among kept predicates: one per variable and side for a bound
+    (4 index + kind), one per value for an (in)equality (`key`, whose remainder mod 4, its
+    kind 2 or 3, keeps the two apart). Ints: a tuple per predicate was a quarter of
+    `_strongest` compiled."""
     kind = p.kind
     if kind == GE or kind == LE:
-        k = p.var.index * 4 + kind
+        return p.var.index * 4 + kind
+    return key(p, nvars)
+
+
+def _strongest(kept: dict[int, Pred], p: Pred, k: int) -> bool:
+    """Keep p under its key k (`_kept_key`) unless a stronger predicate of its variable and
+    kind is kept (GE: the larger value, LE: the smaller); NE and EQ predicates are kept one
+    per value. Whether p was kept."""
+    kind = p.kind
+    if kind == GE or kind == LE:
         q = kept.get(k)
-        if q is None or (kind == GE and p.value > q.value) or (kind == LE and p.value < q.value):
-            kept[k] = p
-    else:
-        kept[key(p, nvars)] = p
+        if q is not None and ((kind == GE and p.value <= q.value)
+                              or (kind == LE and p.value >= q.value)):
+            return False
+    kept[k] = p
+    return True
 
 
 def minimise(preds: list[Pred]) -> list[Pred]:
@@ -79,7 +88,7 @@ def minimise(preds: list[Pred]) -> list[Pred]:
     kept: dict[int, Pred] = {}
     nvars = 1 + max((p.var.index for p in preds), default=0)
     for p in preds:
-        _strongest(kept, p, nvars)
+        _strongest(kept, p, _kept_key(p, nvars))
     by_var: dict[int, list[Pred]] = {}
     for p in kept.values():
         by_var.setdefault(p.var.index, []).append(p)
@@ -157,6 +166,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     pending: dict[int, list[Pred]] = {}  # entry -> its pending predicates, at level top
     heap: list[int] = []  # -entry, for the latest first
     kept: dict[int, Pred] = {}  # below level top
+    kept_at: dict[int, int] = {}  # the entry from which each kept predicate has held
     nvars = len(journal.vars)
     top = root
 
@@ -186,7 +196,9 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
         if level == top:
             _push(pending, heap, e, p)
         else:
-            _strongest(kept, p, nvars)
+            k = _kept_key(p, nvars)
+            if _strongest(kept, p, k):
+                kept_at[k] = e
 
     uip: Pred | None = None
     seen: set[int] = {p.var.index for p in conflict}
@@ -210,7 +222,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
                 x: IntVar = journal.vars[journal.var[e]]
                 domain_preds(journal, x, journal.prev[e], prior, -1)  # all of it: needed
                 for q in prior:
-                    _place(journal, q, root, top, pending, heap, kept, nvars)
+                    _place(journal, q, root, top, pending, heap, kept, kept_at, nvars)
             break
         if not heap:
             single = _single(preds)
@@ -223,7 +235,7 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
             k = key(q, nvars)
             if k not in filed:  # placing a predicate twice changes nothing (see above)
                 filed.add(k)
-                _place(journal, q, root, top, pending, heap, kept, nvars)
+                _place(journal, q, root, top, pending, heap, kept, kept_at, nvars)
     if uip is None:
         raise AssertionError("conflict analysis found no UIP")
     lower = minimise(list(kept.values()))
@@ -233,7 +245,11 @@ def analyse(journal: Journal, conflict: list[Pred], root: int,
     latest_e = ROOT
     for k in range(len(lower)):
         p = lower[k]
-        e = journal.became_true(p.var.index, p.kind, p.value)
+        at = _kept_key(p, nvars)
+        if kept.get(at) is p:  # as placed (minimise may merge two bounds into one)
+            e = kept_at[at]
+        else:
+            e = journal.became_true(p.var.index, p.kind, p.value)
         levels.add(level_of[e])
         back = max(back, level_of[e])
         if latest < 0 or e > latest_e:
@@ -253,7 +269,8 @@ def _push(pending: dict[int, list[Pred]], heap: list[int], e: int, p: Pred) -> N
 
 
 def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, list[Pred]],
-           heap: list[int], kept: dict[int, Pred], nvars: int) -> None:
+           heap: list[int], kept: dict[int, Pred], kept_at: dict[int, int],
+           nvars: int) -> None:
     """File a predicate of an explanation: dropped (a root fact), pending (level top) or
     kept (a lower level)."""
     e = journal.became_true(p.var.index, p.kind, p.value)
@@ -267,7 +284,9 @@ def _place(journal: Journal, p: Pred, root: int, top: int, pending: dict[int, li
     if level == top:
         _push(pending, heap, e, p)
     else:
-        _strongest(kept, p, nvars)
+        k = _kept_key(p, nvars)
+        if _strongest(kept, p, k):
+            kept_at[k] = e
 
 
 def decisions_behind(journal: Journal, preds: list[Pred], root: int) -> set[int]:
