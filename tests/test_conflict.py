@@ -6,7 +6,11 @@ names, the last became true above it: it is asserting there)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from conundrum.engine.journal import NOT_TRUE, ROOT, Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred
@@ -68,6 +72,32 @@ def test_learned_nogoods_are_sound_and_asserting(name: str) -> None:
         learned += walk.learned
     if name in ("queens4", "golomb4", "queens5_bounds", "sum_alldiff"):
         assert learned > 0  # these fail below the root
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from([GE, LE, EQ, NE]),
+                          st.integers(-1, 5)), min_size=1, max_size=8),
+       st.lists(st.booleans(), min_size=3, max_size=3))
+def test_minimise_says_the_same_in_fewer_predicates(raw, bitset) -> None:
+    """minimise keeps the meaning of a conjunction that can hold (analysis gives it
+    predicates that all hold now) on every assignment of the variables' domains (0..4
+    each, with or without a bit set), with no more predicates, at most one bound per side
+    of a variable and no two predicates alike."""
+    from conundrum.engine import Solver
+
+    s = Solver()
+    xs = [s.int_var(0, 4, f"x{i}", bitset=bitset[i]) for i in range(3)]
+    preds = [Pred(xs[i], kind, v) for i, kind, v in raw]
+    assume(any(all(holds_on(p, a) for p in preds)
+               for a in itertools.product(range(5), repeat=3)))
+    got = minimise(preds)
+    assert len(got) <= len(set(preds))
+    assert len(set(got)) == len(got)
+    for i in range(3):
+        for kind in (GE, LE):
+            assert sum(1 for p in got if p.var is xs[i] and p.kind == kind) <= 1
+    for a in itertools.product(range(5), repeat=3):
+        assert all(holds_on(p, a) for p in preds) == all(holds_on(p, a) for p in got), a
 
 
 def test_minimise() -> None:

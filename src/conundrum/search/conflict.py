@@ -95,23 +95,34 @@ def minimise(preds: list[Pred]) -> list[Pred]:
     out: list[Pred] = []
     for index in sorted(by_var):
         group = by_var[index]
-        eq = [p for p in group if p.kind == EQ]
-        if eq:
-            out.append(eq[0])
+        # at most one bound of each side is kept; the first equality stands for the group
+        eq: Pred | None = None
+        ge: Pred | None = None
+        le: Pred | None = None
+        for p in group:
+            kind = p.kind
+            if kind == EQ:
+                if eq is None:
+                    eq = p
+            elif kind == GE:
+                ge = p
+            elif kind == LE:
+                le = p
+        if eq is not None:
+            out.append(eq)
             continue
-        ge = [p for p in group if p.kind == GE]
-        le = [p for p in group if p.kind == LE]
         x = group[0].var
-        if ge and le and ge[0].value == le[0].value and x.bits >= 0:
-            out.append(Pred(x, EQ, ge[0].value))
+        if ge is not None and le is not None and ge.value == le.value and x.bits >= 0:
+            out.append(Pred(x, EQ, ge.value))
             continue
-        lo = ge[0].value if ge else None
-        hi = le[0].value if le else None
-        out.extend(ge)
-        out.extend(le)
-        # a hole outside the kept bounds says nothing more
-        out.extend(p for p in group if p.kind == NE and (lo is None or p.value >= lo)
-                   and (hi is None or p.value <= hi))
+        if ge is not None:
+            out.append(ge)
+        if le is not None:
+            out.append(le)
+        for p in group:  # a hole outside the kept bounds says nothing more
+            if p.kind == NE and (ge is None or p.value >= ge.value) \
+                    and (le is None or p.value <= le.value):
+                out.append(p)
     return out
 
 
