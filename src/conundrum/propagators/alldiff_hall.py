@@ -86,14 +86,13 @@ def inside_preds(journal: Journal, x: IntView, pos: int, allowed: set[int],
 # ---------------------------------------------------------------------- Hall intervals
 
 
-def _graph(journal: Journal, xs: list[IntView], j: int,
-           pos: int) -> tuple[list[int], list[int], dict[int, int], list[int]]:
-    """The bipartite graph of the variables other than xs[j] that could be in a Hall set
-    (at most n - 1 values; a wider one never is) just before pos: (their positions, their
-    domains as bit sets of value ranks, value -> rank, rank -> value)."""
+def _candidates(journal: Journal, xs: list[IntView], j: int,
+                pos: int) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """The variables other than xs[j] that could be in a Hall set (at most n - 1 values; a
+    wider one never is) just before pos: their positions and their view domains."""
     n = len(xs)
     nodes: list[int] = []
-    lists: list[list[int]] = []
+    domains: list[tuple[int, int, int]] = []
     for k in range(n):
         if k == j:
             continue
@@ -101,23 +100,29 @@ def _graph(journal: Journal, xs: list[IntView], j: int,
         if card(lo, hi, bits) >= n:
             continue
         nodes.append(k)
-        if bits < 0:
-            lists.append(list(range(lo, hi + 1)))
-        else:
-            lists.append([lo + o for o in offsets(bits)])
-    rank, values, doms = _ranks(lists)
+        domains.append((lo, hi, bits))
+    return nodes, domains
+
+
+def _graph(journal: Journal, xs: list[IntView], j: int,
+           pos: int) -> tuple[list[int], list[int], dict[int, int], list[int]]:
+    """The bipartite graph of `_candidates`: (their positions, their domains as bit sets
+    of value ranks, value -> rank, rank -> value)."""
+    nodes, domains = _candidates(journal, xs, j, pos)
+    rank, values, doms = _ranks(domains)
     return nodes, doms, rank, values
 
 
-def _ranks(lists: list[list[int]]) -> tuple[dict[int, int], list[int], list[int]]:
-    """Rank the values of the domains `lists` in order of appearance: (value -> rank,
-    rank -> value, each domain as a bit set of ranks)."""
+def _ranks(domains: list[tuple[int, int, int]]) -> tuple[dict[int, int], list[int],
+                                                          list[int]]:
+    """Rank the values of the domains (lo, hi, bits) in order of appearance: (value ->
+    rank, rank -> value, each domain as a bit set of ranks)."""
     rank: dict[int, int] = {}
     values: list[int] = []
     doms: list[int] = []
-    for vals in lists:
+    for lo, hi, bits in domains:
         dm = 0
-        for v in vals:
+        for v in (range(lo, hi + 1) if bits < 0 else [lo + o for o in offsets(bits)]):
             b = rank.get(v, -1)
             if b < 0:
                 b = len(values)
@@ -159,16 +164,18 @@ def _augment(root: int, doms: list[int], match: list[int], owner: dict[int, int]
     return seen
 
 
-def _closure(doms: list[int], owner: dict[int, int], start: int) -> tuple[int, list[int]] | None:
+def _closure(doms: list[int], owner: list[int], start: int) -> tuple[int, list[int]] | None:
     """The values and nodes reachable from the values `start` along value -> its node ->
-    the node's domain; None if a free value is reached (no Hall set holds them all)."""
+    the node's domain (`owner[b]`: the node matched to value b, -1 or past the list:
+    none); None if a free value is reached (no Hall set holds them all)."""
     vals = start
     todo = start
     nodes: list[int] = []
     while todo:
         low = todo & -todo
         todo ^= low
-        z = owner.get(low.bit_length() - 1, -1)
+        b = low.bit_length() - 1
+        z = owner[b] if b < len(owner) else -1
         if z < 0:
             return None
         nodes.append(z)
@@ -179,13 +186,10 @@ def _closure(doms: list[int], owner: dict[int, int], start: int) -> tuple[int, l
 
 
 def _set_preds(journal: Journal, xs: list[IntView], nodes: list[int], members: list[int],
-               vals: int, values: list[int], pos: int, out: list[Pred]) -> set[int]:
-    """The member nodes' domains inside the values `vals` (bit set of ranks); returns
-    those values."""
-    allowed = {values[b] for b in offsets(vals)}
+               allowed: set[int], pos: int, out: list[Pred]) -> None:
+    """The member nodes' domains inside the values `allowed`."""
     for z in members:
         inside_preds(journal, xs[nodes[z]], pos, allowed, out)
-    return allowed
 
 
 def hall_set(journal: Journal, xs: list[IntView], j: int, pos: int, removed: list[int],
@@ -193,92 +197,60 @@ def hall_set(journal: Journal, xs: list[IntView], j: int, pos: int, removed: lis
              direct_span: int = DIRECT_SPAN) -> set[int] | None:
     """Explain why xs[j] cannot take the view values `removed`: a Hall set of the other
     variables whose values hold them all (module docstring). Returns the Hall set's values;
-    None (out unchanged) if the others have no such set, or no matching. `hint` (the
-    propagator's last matching, a value per position of xs) seeds the matching: domains
-    only shrink along the branch, so it mostly still holds, and each hint is checked.
-    Values spanning less than `direct_span` are bit positions, wider ones get ranks."""
-    n = len(xs)
-    nodes: list[int] = []
-    domains: list[tuple[int, int, int]] = []
-    off = top = 0
-    for k in range(n):
-        if k == j:
-            continue
-        lo, hi, bits = view_domain(journal, xs[k], pos)
-        if card(lo, hi, bits) >= n:
-            continue
-        if not nodes or lo < off:
-            off = lo
-        if not nodes or hi > top:
-            top = hi
-        nodes.append(k)
-        domains.append((lo, hi, bits))
+    None (out unchanged) if the others have no such set, or no matching. Values spanning
+    less than `direct_span` are bit positions (value - the least), whose matching starts
+    from `hint` (the propagator's last one, a value per position of xs: domains only
+    shrink along the branch, so it mostly still holds, and each hint is checked); wider
+    ones get ranks."""
+    nodes, domains = _candidates(journal, xs, j, pos)
     if not nodes:
         return None
-    if top - off >= direct_span:
-        return _ranked_hall_set(journal, xs, nodes, pos, removed, out)
-    # the values as bit positions value - off: no ranks to look up
-    doms: list[int] = []
-    match: list[int] = []
-    for z in range(len(nodes)):
-        lo, hi, bits = domains[z]
-        doms.append((bits if bits >= 0 else (1 << (hi - lo + 1)) - 1) << (lo - off))
-        b = hint[nodes[z]] - off if hint is not None else -1
-        match.append(b if 0 <= b <= top - off else -1)
-    try:
-        owner, _ = maximum_matching(doms, match)
-    except Inconsistency:
-        return None
+    off = top = domains[0][0]
+    for lo, hi, _ in domains:
+        if lo < off:
+            off = lo
+        if hi > top:
+            top = hi
+    rank: dict[int, int] | None = None
+    values: list[int] = []
+    if top - off < direct_span:
+        doms: list[int] = []
+        match: list[int] = []
+        for z in range(len(nodes)):
+            lo, hi, bits = domains[z]
+            doms.append((bits if bits >= 0 else (1 << (hi - lo + 1)) - 1) << (lo - off))
+            b = hint[nodes[z]] - off if hint is not None else -1
+            match.append(b if 0 <= b <= top - off else -1)
+        try:
+            owner, _ = maximum_matching(doms, match)
+        except Inconsistency:
+            return None
+    else:
+        rank, values, doms = _ranks(domains)
+        match = [-1] * len(nodes)
+        owned: dict[int, int] = {}
+        for z in range(len(nodes)):
+            if _augment(z, doms, match, owned) >= 0:
+                return None
+        owner = [-1] * len(values)
+        for b, z in owned.items():
+            owner[b] = z
     start = 0
     for v in removed:
-        b = v - off
+        b = v - off if rank is None else rank.get(v, -1)
         if b < 0 or b >= len(owner) or owner[b] < 0:
             return None  # a value no other variable can take: no Hall set holds it
-        start |= 1 << b
-    vals = start
-    todo = start
-    members: list[int] = []
-    while todo:  # values -> their variables -> those variables' values, to a closure
-        low = todo & -todo
-        todo ^= low
-        b = low.bit_length() - 1
-        z = owner[b] if b < len(owner) else -1
-        if z < 0:
-            return None  # a free value is reached: no Hall set holds them all
-        members.append(z)
-        new = doms[z] & ~vals
-        vals |= new
-        todo |= new
-    allowed = {off + b for b in offsets(vals)}
-    for z in members:
-        inside_preds(journal, xs[nodes[z]], pos, allowed, out)
-    return allowed
-
-
-def _ranked_hall_set(journal: Journal, xs: list[IntView], nodes: list[int], pos: int,
-                     removed: list[int], out: list[Pred]) -> set[int] | None:
-    """hall_set over values spread too wide for bit positions: each value gets a rank."""
-    lists: list[list[int]] = []
-    for k in nodes:
-        lo, hi, bits = view_domain(journal, xs[k], pos)
-        lists.append(list(range(lo, hi + 1)) if bits < 0 else [lo + o for o in offsets(bits)])
-    rank, values, doms = _ranks(lists)
-    match = [-1] * len(nodes)
-    owner: dict[int, int] = {}
-    for z in range(len(nodes)):
-        if _augment(z, doms, match, owner) >= 0:
-            return None
-    start = 0
-    for v in removed:
-        b = rank.get(v, -1)
-        if b < 0:
-            return None
         start |= 1 << b
     found = _closure(doms, owner, start)
     if found is None:
         return None
     vals, members = found
-    return _set_preds(journal, xs, nodes, members, vals, values, pos, out)
+    if rank is None:
+        allowed = {off + b for b in offsets(vals)}
+    else:
+        allowed = {values[b] for b in offsets(vals)}
+    _set_preds(journal, xs, nodes, members, allowed, pos, out)
+    return allowed
 
 
 def deficient_set(journal: Journal, xs: list[IntView], pos: int, out: list[Pred]) -> bool:
@@ -294,6 +266,7 @@ def deficient_set(journal: Journal, xs: list[IntView], pos: int, out: list[Pred]
             members = [z]
             for b in offsets(seen):
                 members.append(owner[b])
-            _set_preds(journal, xs, nodes, members, seen, values, pos, out)
+            _set_preds(journal, xs, nodes, members, {values[b] for b in offsets(seen)},
+                       pos, out)
             return True
     return False
