@@ -623,11 +623,12 @@ def solutions_of(name: str) -> list[list[int]]:
     return Walk(c, None, 0).run()
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
-def test_journal_and_explanations(name: str) -> None:
-    sols = solutions_of(name)
-    for seed in range(3):
-        c = compiled(name)
+def walks_checked(make: Callable[[], CompiledModel], sols: list[list[int]],
+                  seeds: int) -> None:
+    """The walk with a journal over a fresh compilation (`make`) per seed: the same
+    solutions as without one, explanations checked, every level undone, detached after."""
+    for seed in range(seeds):
+        c = make()
         j = Journal(c.solver)
         j.attach()
         walk = Walk(c, j, seed, sols)
@@ -637,6 +638,11 @@ def test_journal_and_explanations(name: str) -> None:
         assert walk.checked > 0
         assert len(j) == 0  # every level undone
         assert all(x.journal is None for x in c.solver.vars) and c.solver.journal is None
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_journal_and_explanations(name: str) -> None:
+    walks_checked(lambda: compiled(name), solutions_of(name), 3)
 
 
 # the models of the arithmetic relations, run again with their interval reasoning only
@@ -654,15 +660,7 @@ def test_arithmetic_by_intervals(name: str, explain_limit: int,
     """The arithmetic propagators' interval reasoning, explained; with explain_limit 0
     the explanations are proved by arith_explain's hulls alone (no enumeration)."""
     monkeypatch.setattr(arith_explain, "EXPLAIN_LIMIT", explain_limit)
-    sols = solutions_of(name)
-    for seed in range(2):
-        c = compiled(name, enumerate_small=False)
-        j = Journal(c.solver)
-        j.attach()
-        walk = Walk(c, j, seed, sols)
-        assert sorted(walk.run()) == sorted(sols)
-        j.detach()
-        assert walk.checked > 0
+    walks_checked(lambda: compiled(name, enumerate_small=False), solutions_of(name), 2)
 
 
 @pytest.mark.parametrize("name", ["alldiff_domain", "alldiff_domain_sparse"])
@@ -671,19 +669,15 @@ def test_hall_set_explanations_on_ranked_values(name: str) -> None:
     take values by rank (the route of values spread wider than bit positions)."""
     from conundrum.propagators.alldiff_domain import AllDifferentDomain
 
-    sols = solutions_of(name)
-    for seed in range(3):
+    def ranked() -> CompiledModel:
         c = compiled(name)
         stages = [p for p in c.solver.propagators if isinstance(p, AllDifferentDomain)]
         assert stages
         for p in stages:
             p.direct_span = 0
-        j = Journal(c.solver)
-        j.attach()
-        walk = Walk(c, j, seed, sols)
-        assert sorted(walk.run()) == sorted(sols)
-        j.detach()
-        assert walk.checked > 0
+        return c
+
+    walks_checked(ranked, solutions_of(name), 3)
 
 
 def test_scopes_are_the_subscribed_variables() -> None:

@@ -191,18 +191,28 @@ class Harness:
         return True
 
 
-@settings(max_examples=400, deadline=None)
-@given(problems())
-def test_store_under_decisions_and_backtracks(problem):
-    doms, nogoods, ops, total = problem
+def at_root(problem) -> Harness | None:
+    """The problem's harness with its nogoods added at the root; None when the root fails
+    (the sum alone, or a nogood, which `Harness.add` checks leaves no solution)."""
+    doms, nogoods, _, total = problem
     try:
         h = Harness(doms, total)
     except Inconsistency:  # the sum alone fails at the root
         assert total is not None
-        return
+        return None
     for ng in nogoods:
         if not h.add(ng):
-            return
+            return None
+    return h
+
+
+@settings(max_examples=400, deadline=None)
+@given(problems())
+def test_store_under_decisions_and_backtracks(problem):
+    ops = problem[2]
+    h = at_root(problem)
+    if h is None:
+        return
     stack: list[list[list[int]]] = []
     for what, arg in ops:
         if what == "add":
@@ -242,14 +252,9 @@ def test_store_under_decisions_and_backtracks(problem):
 @settings(max_examples=300, deadline=None)
 @given(problems(), st.data())
 def test_fixed_assignments_fail_exactly_on_violated_nogoods(problem, data):
-    doms, nogoods, _, total = problem
-    try:
-        h = Harness(doms, total)
-    except Inconsistency:
+    h = at_root(problem)
+    if h is None:
         return
-    for ng in nogoods:
-        if not h.add(ng):
-            return
     root = h.domains()
     a = data.draw(st.sampled_from(h.space))
     h.s.trail.push_level()
@@ -442,14 +447,10 @@ def test_a_propagation_names_the_predicate_it_made_false(problem):
     from conundrum.engine.clauses import POSITION_BITS, POSITION_MASK
     from conundrum.engine.journal import Journal
 
-    doms, nogoods, ops, total = problem
-    try:
-        h = Harness(doms, total)
-    except Inconsistency:
+    ops = problem[2]
+    h = at_root(problem)
+    if h is None:
         return
-    for ng in nogoods:
-        if not h.add(ng):
-            return
     j = Journal(h.s)
     j.attach()
     compared = 0
