@@ -25,6 +25,7 @@ from fractions import Fraction
 from conundrum._interrupt import poll
 from conundrum.compiler import linearise, normalise
 from conundrum.compiler.auxiliary import Aux
+from conundrum.compiler.distinct import DistinctPairs
 from conundrum.compiler.linear import Lin, Rat, const_rat
 from conundrum.compiler.post import post
 from conundrum.engine import IntVar, IntView, Solver, TimeUp
@@ -47,6 +48,8 @@ class Compiler(Aux):
         # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
         self.plans: dict[int, tuple[list[IntVar], list[tuple[tuple[int, ...], int | Fraction]],
                                     int]] = {}
+        # pairs the constraints keep apart, for the tables (distinct.py)
+        self.distinct = DistinctPairs(constraints)
         merged = normalise.merged_variables(constraints)
         # a variable equal to another (x == y, offset 0: MiniZinc's bool2int, a renaming)
         # is that variable's engine variable itself, in both places of the decision list:

@@ -96,6 +96,9 @@ def _tabulated(cx: Compiler, node: Expr) -> bool:
     if any(ev.bits < 0 for ev in evs):
         return False
     rows = table_rows(node, variables, [ev.values_list() for ev in evs])
+    apart = cx.distinct.pairs(variables)
+    if apart:  # rows no solution reaches (distinct.py)
+        rows = [r for r in rows if all(r[0][i] != r[0][j] for i, j in apart)]
     if not few_values(v for _, v in rows):
         return False
     scale = 1

@@ -63,6 +63,11 @@ class Expr(Node):
     boolean = False  # True for nodes whose value is always 0 or 1 (relations, connectives)
     args: tuple[ExprLike, ...]
 
+    def kept_apart(self) -> list[Var]:
+        """The variables this constraint, posted as it is, keeps pairwise apart (the
+        compiler's distinct.py)."""
+        return []
+
     # ---------------------------------------------------------------- traps
     def __bool__(self) -> bool:
         raise ModelError(TRAP_MESSAGE)
@@ -351,6 +356,10 @@ class Rel(Expr):
 
     def compute(self, values: list[Number]) -> Number:
         return int(RELATIONS[self.op](values[0], values[1]))
+
+    def kept_apart(self) -> list[Var]:
+        a, b = self.args
+        return [a, b] if self.op == "!=" and isinstance(a, Var) and isinstance(b, Var) else []
 
     def written(self, texts: list[str]) -> str:
         return f"{texts[0]} {self.op} {texts[1]}"

@@ -15,6 +15,7 @@ from conundrum.lang.expr import (
     Global,
     Operands,
     Rel,
+    Var,
     const_or_expr,
     make_sum,
 )
@@ -45,6 +46,9 @@ class AllDifferent(Global):
 
     def holds(self, values: list[int]) -> bool:
         return len(set(values)) == len(values)
+
+    def kept_apart(self) -> list[Var]:
+        return [a for a in self.args if isinstance(a, Var)]
 
     def decompose(self) -> Expr:
         a = self.args
