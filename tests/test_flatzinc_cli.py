@@ -43,10 +43,28 @@ constraint int_lin_le([-1,-1], [x, y], -5);
 solve :: int_search([x, y], input_order, indomain_max, complete) minimize z;
 """
 
-PIGEONS = "\n".join([*(f"var 1..9: p{i};" for i in range(10)),
-                     *(f"constraint int_ne(p{i}, p{j});" for i in range(10)
-                       for j in range(i + 1, 10)),
-                     "solve satisfy;", ""])
+
+
+def mycielski(steps: int) -> tuple[int, list[tuple[int, int]]]:
+    """The Mycielski graph grown `steps` times from one edge: triangle-free, so its
+    disequalities form no clique the compiler could turn into an all_different
+    (compiler/cliques.py), and its chromatic number is steps + 2."""
+    n, edges = 2, [(0, 1)]
+    for _ in range(steps):
+        grown = list(edges)
+        for u, v in edges:
+            grown += [(u, v + n), (v, u + n)]
+        grown += [(n + i, 2 * n) for i in range(n)]
+        n, edges = 2 * n + 1, grown
+    return n, edges
+
+
+# colouring a Mycielski graph of chromatic number 6 with 5 colours: no solution, and no
+# cheap proof of it (pigeons in holes are an all_different, refuted at the root)
+_N, _EDGES = mycielski(4)
+HARD_UNSAT = "\n".join([*(f"var 1..5: c{i};" for i in range(_N)),
+                         *(f"constraint int_ne(c{u}, c{v});" for u, v in _EDGES),
+                         "solve satisfy;", ""])
 
 
 def run(tmp_path, capsys, text, *flags):
@@ -83,7 +101,7 @@ def test_unsatisfiable(tmp_path, capsys):
 
 
 def test_time_limit_before_any_solution_is_unknown(tmp_path, capsys):
-    code, out, _ = run(tmp_path, capsys, PIGEONS, "-t", "300")
+    code, out, _ = run(tmp_path, capsys, HARD_UNSAT, "-t", "300")
     assert code == 0 and out == "=====UNKNOWN=====\n"
 
 

@@ -25,6 +25,7 @@ from fractions import Fraction
 from conundrum._interrupt import poll
 from conundrum.compiler import linearise, normalise
 from conundrum.compiler.auxiliary import Aux
+from conundrum.compiler.cliques import with_cliques
 from conundrum.compiler.distinct import DistinctPairs
 from conundrum.compiler.linear import Lin, Rat, const_rat
 from conundrum.compiler.post import post
@@ -75,7 +76,7 @@ class Compiler(Aux):
             self.alias[i] = (root, offset)
             if offset:
                 self.post_prop(rel.EqualOffset(self.solver, self.by_index[i], root, offset))
-        for c in constraints:
+        for c in with_cliques(constraints):  # disequalities by cliques (cliques.py)
             if deadline and time.perf_counter() > deadline:
                 raise TimeUp
             poll()  # a Ctrl-C held while the engine works (conundrum/_interrupt.py)

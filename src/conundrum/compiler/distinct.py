@@ -28,7 +28,8 @@ class DistinctPairs:
         # variable index -> the groups (one per constraint keeping two or more apart)
         self.groups: dict[int, set[int]] = {}
         for number, c in enumerate(constraints):
-            members = c.kept_apart() if isinstance(c, Expr) else []
+            members = [v for v in c.kept_apart() if isinstance(v, Var)] if isinstance(
+                c, Expr) else []
             if len(members) > 1:
                 for v in members:
                     self.groups.setdefault(v.index, set()).add(number)

@@ -63,9 +63,9 @@ class Expr(Node):
     boolean = False  # True for nodes whose value is always 0 or 1 (relations, connectives)
     args: tuple[ExprLike, ...]
 
-    def kept_apart(self) -> list[Var]:
-        """The variables this constraint, posted as it is, keeps pairwise apart (the
-        compiler's distinct.py)."""
+    def kept_apart(self) -> list[Expr]:
+        """The terms (variables or expressions) this constraint, posted as it is, keeps
+        pairwise apart (the compiler's distinct.py and cliques.py)."""
         return []
 
     # ---------------------------------------------------------------- traps
@@ -357,9 +357,18 @@ class Rel(Expr):
     def compute(self, values: list[Number]) -> Number:
         return int(RELATIONS[self.op](values[0], values[1]))
 
-    def kept_apart(self) -> list[Var]:
+    def kept_apart(self) -> list[Expr]:
         a, b = self.args
-        return [a, b] if self.op == "!=" and isinstance(a, Var) and isinstance(b, Var) else []
+        if self.op != "!=":
+            return []
+        if isinstance(a, Expr) and isinstance(b, Expr):
+            return [a, b]
+        if isinstance(a, Sum) and isinstance(b, int) and b == 0:  # a - b != 0 (MiniZinc)
+            x, y = a.args if len(a.args) == 2 else (None, None)
+            if (isinstance(x, Var) and isinstance(y, Var) and a.const == 0
+                    and a.coefs[0] == -a.coefs[1]):
+                return [x, y]
+        return []
 
     def written(self, texts: list[str]) -> str:
         return f"{texts[0]} {self.op} {texts[1]}"

@@ -15,7 +15,6 @@ from conundrum.lang.expr import (
     Global,
     Operands,
     Rel,
-    Var,
     const_or_expr,
     make_sum,
 )
@@ -47,8 +46,8 @@ class AllDifferent(Global):
     def holds(self, values: list[int]) -> bool:
         return len(set(values)) == len(values)
 
-    def kept_apart(self) -> list[Var]:
-        return [a for a in self.args if isinstance(a, Var)]
+    def kept_apart(self) -> list[Expr]:
+        return [a for a in self.args if isinstance(a, Expr)]
 
     def decompose(self) -> Expr:
         a = self.args
