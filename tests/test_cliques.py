@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import conundrum as cn
 from conundrum.compiler.cliques import with_cliques
+from conundrum.lang.expr import Rel, Sum
 from conundrum.lang.globals import AllDifferent
 from test_properties_harness import check, doms
 
@@ -35,6 +36,8 @@ def test_what_is_no_edge() -> None:
     others = [a != b, b - c != 1, cn.implies(d == 0, a != c), (b != c) | (d == 1),
               2 * a - b != 0, a != b + 0 * d]
     assert with_cliques(others) == others
+    nothing = Sum((a, b), (0, 0), 0)  # 0*a + 0*b != 0 is false, whatever a and b are
+    assert Rel("!=", nothing, 0).kept_apart() == []
 
 
 def test_overlapping_cliques_cover_every_disequality() -> None:

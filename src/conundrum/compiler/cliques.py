@@ -23,9 +23,10 @@ from conundrum.lang.expr import Expr, Rel, Var
 from conundrum.lang.globals import AllDifferent
 
 SMALLEST = 3  # a clique of two is the disequality itself
+Key = tuple[int, int]  # a term's identity (_key)
 
 
-def _key(term: Expr) -> tuple[int, int]:
+def _key(term: Expr) -> Key:
     """A term's identity: a variable by its index, an expression by the node itself (the
     same abs(x - y) object named in several disequalities, as a model or MiniZinc's
     common subexpressions share it)."""
@@ -35,7 +36,6 @@ def _key(term: Expr) -> tuple[int, int]:
 def with_cliques(constraints: Sequence[Expr]) -> list[Expr]:
     """The constraints, the disequalities covered by a clique of SMALLEST or more
     terms replaced by one all_different per clique (appended after the others)."""
-    Key = tuple[int, int]
     edges: dict[tuple[Key, Key], int] = {}  # (smaller key, larger) -> position
     terms: dict[Key, Expr] = {}
     for position, c in enumerate(constraints):

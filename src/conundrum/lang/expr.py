@@ -366,7 +366,7 @@ class Rel(Expr):
         if isinstance(a, Sum) and isinstance(b, int) and b == 0:  # a - b != 0 (MiniZinc)
             x, y = a.args if len(a.args) == 2 else (None, None)
             if (isinstance(x, Var) and isinstance(y, Var) and a.const == 0
-                    and a.coefs[0] == -a.coefs[1]):
+                    and a.coefs[0] == -a.coefs[1] != 0):
                 return [x, y]
         return []
 
