@@ -49,6 +49,28 @@ def test_the_narrowest_end_of_a_huge_domain():
     assert m.maximize(z)[z] == -10**29 and m.stats.nodes <= 10
 
 
+def first_solution_optimal(scale: int) -> tuple[cn.Model, cn.Expr]:
+    """A vertex cover of a triangle weighted by `scale`: the first solution (two
+    vertices) is optimal, the linear relaxation's bound (one and a half) far below it, and
+    a few nodes refute any target under it."""
+    m = cn.Model()
+    b = m.int_vars(3, 0, 1, "b")
+    w = m.int_var(0, 1000, "w")
+    m += [b[0] + b[1] >= 1, b[1] + b[2] >= 1, b[0] + b[2] >= 1]
+    return m, scale * cn.sum(b) + w
+
+
+def test_a_cheap_refutation_is_followed_by_the_proof_itself():
+    """After refuting the halfway target in a few nodes, the next probe asks for the
+    proof (the incumbent's next value) at once: a handful of probes where halving would
+    take one per bit of the gap (about thirty here)."""
+    for search in ("classic", "learning", "auto"):
+        m, cost = first_solution_optimal(10**9)
+        best = m.minimize(cost, search=search)
+        assert best.value(cost) == 2 * 10**9 and m.stats.status == "optimal_solution"
+        assert m.stats.nodes <= 15, (search, m.stats)  # before: 58, 30 and 58
+
+
 def test_under_auto_the_probes_are_an_arm_of_the_portfolio():
     """Under search="auto" a wide objective runs the portfolio with the probes as its
     second arm: the classic search's first turn ends at its first solution (it would
