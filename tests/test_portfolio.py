@@ -201,6 +201,28 @@ def test_the_arm_that_progressed_last_takes_the_longer_turns() -> None:
     assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
 
 
+def test_a_lead_taken_by_the_bound_lasts_while_the_bound_moves() -> None:
+    """An arm that leads by a tighter bound alone keeps the lead while its turns move
+    the bound; a turn of its that leaves the bound where it was gives the lead back to
+    the arm that found the incumbent (none yet: equal turns). A lead won by a solution
+    is kept through turns without progress, as before."""
+    shares = portfolio.Shares()
+    shares.record("classic", improved=True, tightened=False)
+    shares.record("learning", improved=False, tightened=True)
+    assert shares.factor("learning") == portfolio.LEAD
+    shares.record("classic", improved=False, tightened=False)
+    shares.record("learning", improved=False, tightened=True)
+    assert shares.factor("learning") == portfolio.LEAD  # still moving
+    shares.record("learning", improved=False, tightened=False)
+    assert (shares.factor("classic"), shares.factor("learning")) == (portfolio.LEAD, 1.0)
+    shares.record("learning", improved=False, tightened=False)
+    assert shares.factor("classic") == portfolio.LEAD  # a solution's lead stays
+    fresh = portfolio.Shares()
+    fresh.record("learning", improved=False, tightened=True)
+    fresh.record("learning", improved=False, tightened=False)
+    assert fresh.factor("learning") == fresh.factor("classic") == 1.0
+
+
 def test_an_arm_that_overran_its_turn_owes_the_excess() -> None:
     """The turns are spans of time, but the clock is read between steps: an arm whose
     turn took longer (a slow step, its compilation) has the excess taken off its next
