@@ -8,6 +8,7 @@ import io
 import itertools
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ from hypothesis import strategies as st
 
 from conundrum.cli import main
 from conundrum.io.flatzinc.parser import FznError, IntSet, Range, parse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import hard  # noqa: E402  (bench/hard.py: the Mycielski graphs)
 
 GRID = """\
 % a 2x2 Latin square over 1..2 with a Boolean flag
@@ -43,25 +47,10 @@ constraint int_lin_le([-1,-1], [x, y], -5);
 solve :: int_search([x, y], input_order, indomain_max, complete) minimize z;
 """
 
-
-
-def mycielski(steps: int) -> tuple[int, list[tuple[int, int]]]:
-    """The Mycielski graph grown `steps` times from one edge: triangle-free, so its
-    disequalities form no clique the compiler could turn into an all_different
-    (compiler/cliques.py), and its chromatic number is steps + 2."""
-    n, edges = 2, [(0, 1)]
-    for _ in range(steps):
-        grown = list(edges)
-        for u, v in edges:
-            grown += [(u, v + n), (v, u + n)]
-        grown += [(n + i, 2 * n) for i in range(n)]
-        n, edges = 2 * n + 1, grown
-    return n, edges
-
-
 # colouring a Mycielski graph of chromatic number 6 with 5 colours: no solution, and no
-# cheap proof of it (pigeons in holes are an all_different, refuted at the root)
-_N, _EDGES = mycielski(4)
+# cheap proof of it (pigeons in holes are an all_different, refuted at the root); the
+# graph is triangle-free, so its disequalities form no clique (compiler/cliques.py)
+_N, _EDGES = hard.mycielski(5)  # bench/hard.py: 47 vertices, chromatic number 6
 HARD_UNSAT = "\n".join([*(f"var 1..5: c{i};" for i in range(_N)),
                          *(f"constraint int_ne(c{u}, c{v});" for u, v in _EDGES),
                          "solve satisfy;", ""])

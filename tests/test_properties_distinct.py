@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import conundrum as cn
 from conundrum.compiler.distinct import DistinctPairs
+from conundrum.compiler.normalise import kept_apart
 from test_properties_harness import RELATIONS, check, doms
 
 REL = st.sampled_from(list(RELATIONS))
@@ -69,7 +70,7 @@ def test_pairs_come_only_from_constraints_posted_as_they_are() -> None:
     a, b, c, d, e = m.int_vars(5, 0, 4, "v")
     constraints = [cn.all_different([a, b, c + 1]), d != e,
                    cn.implies(a == 0, cn.all_different([c, d])), (a != e) | (b == 0)]
-    pairs = DistinctPairs(constraints)
+    pairs = DistinctPairs([kept_apart(c) for c in constraints])
     assert pairs.apart(a, b) and pairs.apart(b, a) and pairs.apart(d, e)
     assert not pairs.apart(a, c)  # c + 1 is no variable
     assert not pairs.apart(c, d)  # guarded

@@ -33,14 +33,15 @@ def _key(term: Expr) -> Key:
     return (0, term.index) if isinstance(term, Var) else (1, id(term))
 
 
-def with_cliques(constraints: Sequence[Expr]) -> list[Expr]:
+def with_cliques(constraints: Sequence[Expr], kept: Sequence[list[Expr]]) -> list[Expr]:
     """The constraints, the disequalities covered by a clique of SMALLEST or more
-    terms replaced by one all_different per clique (appended after the others)."""
+    terms replaced by one all_different per clique (appended after the others). `kept`:
+    the terms each constraint keeps apart (normalise.kept_apart)."""
     edges: dict[tuple[Key, Key], int] = {}  # (smaller key, larger) -> position
     terms: dict[Key, Expr] = {}
     for position, c in enumerate(constraints):
         if isinstance(c, Rel):
-            pair = c.kept_apart()
+            pair = kept[position]
             if pair:
                 a, b = _key(pair[0]), _key(pair[1])
                 if a != b:
@@ -72,6 +73,6 @@ def with_cliques(constraints: Sequence[Expr]) -> list[Expr]:
                 dropped.update(edges[p] for p in pairs)
     if not cliques:
         return list(constraints)
-    kept: list[Expr] = [c for k, c in enumerate(constraints) if k not in dropped]
-    return kept + [AllDifferent(tuple(terms[k] for k in clique), "domain")
-                   for clique in cliques]
+    posted: list[Expr] = [c for k, c in enumerate(constraints) if k not in dropped]
+    return posted + [AllDifferent(tuple(terms[k] for k in clique), "domain")
+                     for clique in cliques]

@@ -49,8 +49,9 @@ class Compiler(Aux):
         # tabulated nodes waiting to be compiled: id -> (variables, rows, scale)
         self.plans: dict[int, tuple[list[IntVar], list[tuple[tuple[int, ...], int | Fraction]],
                                     int]] = {}
-        # pairs the constraints keep apart, for the tables (distinct.py)
-        self.distinct = DistinctPairs(constraints)
+        # what each constraint keeps apart: for the tables (distinct.py) and the cliques
+        kept = [normalise.kept_apart(c) for c in constraints]
+        self.distinct = DistinctPairs(kept)
         merged = normalise.merged_variables(constraints)
         # a variable equal to another (x == y, offset 0: MiniZinc's bool2int, a renaming)
         # is that variable's engine variable itself, in both places of the decision list:
@@ -76,7 +77,7 @@ class Compiler(Aux):
             self.alias[i] = (root, offset)
             if offset:
                 self.post_prop(rel.EqualOffset(self.solver, self.by_index[i], root, offset))
-        for c in with_cliques(constraints):  # disequalities by cliques (cliques.py)
+        for c in with_cliques(constraints, kept):  # disequalities by cliques (cliques.py)
             if deadline and time.perf_counter() > deadline:
                 raise TimeUp
             poll()  # a Ctrl-C held while the engine works (conundrum/_interrupt.py)

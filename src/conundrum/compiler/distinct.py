@@ -10,7 +10,7 @@ nodes with the rows dropped (CP-SAT shows the same gap between the two ways of s
 its differences' domain). Dropping them is sound because the constraints that keep the
 pair apart hold in every solution: only constraints posted as they are (top level, never
 reified or guarded, as model/diagnosis.py guards the soft ones) count, each naming its
-pairs by `Expr.kept_apart`.
+terms by `normalise.kept_apart`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from conundrum.lang.expr import Expr, Var
 class DistinctPairs:
     """Which model variables (by index) the model's constraints keep pairwise apart."""
 
-    def __init__(self, constraints: Sequence[object]) -> None:
+    def __init__(self, kept: Sequence[list[Expr]]) -> None:
+        """`kept`: the terms each top-level constraint keeps apart (normalise.kept_apart)."""
         # variable index -> the groups (one per constraint keeping two or more apart)
         self.groups: dict[int, set[int]] = {}
-        for number, c in enumerate(constraints):
-            members = [v for v in c.kept_apart() if isinstance(v, Var)] if isinstance(
-                c, Expr) else []
+        for number, terms in enumerate(kept):
+            members = [v for v in terms if isinstance(v, Var)]
             if len(members) > 1:
                 for v in members:
                     self.groups.setdefault(v.index, set()).add(number)

@@ -126,3 +126,31 @@ def _offset_pair(a: object, b: object) -> tuple[int, int, int] | None:
     if const % p:
         return None  # no solution: posting the constraint finds out
     return i, j, -const // p
+
+
+def kept_apart(c: object) -> list[Expr]:
+    """The terms a top-level constraint keeps pairwise apart (compiler/distinct.py and
+    cliques.py): an all_different's (`Expr.kept_apart`); a disequality's two variables
+    when it says x_i != x_j in any linear form (`x - y != 0` as MiniZinc writes it,
+    `x + 3 != y + 3`, `2*x != 2*y`: `_offset_pair` with no offset), else its two sides
+    when both are expressions (the same abs(x - y) object named in several)."""
+    if not isinstance(c, Rel):
+        return c.kept_apart() if isinstance(c, Expr) else []
+    if c.op != "!=":
+        return []
+    a, b = c.args
+    pair = _offset_pair(a, b)
+    if pair is not None:
+        i, j, offset = pair
+        if offset:
+            return []
+        found = {v.index: v for v in _variables(a) + _variables(b)}
+        return [found[i], found[j]]
+    return [a, b] if isinstance(a, Expr) and isinstance(b, Expr) else []
+
+
+def _variables(side: object) -> list[Var]:
+    """The variables of a side `_offset_pair` read: a variable, a sum of them, or none."""
+    if isinstance(side, Var):
+        return [side]
+    return [t for t in side.args if isinstance(t, Var)] if isinstance(side, Expr) else []

@@ -65,7 +65,7 @@ class Expr(Node):
 
     def kept_apart(self) -> list[Expr]:
         """The terms (variables or expressions) this constraint, posted as it is, keeps
-        pairwise apart (the compiler's distinct.py and cliques.py)."""
+        pairwise apart (a disequality's are read by the compiler: normalise.kept_apart)."""
         return []
 
     # ---------------------------------------------------------------- traps
@@ -356,19 +356,6 @@ class Rel(Expr):
 
     def compute(self, values: list[Number]) -> Number:
         return int(RELATIONS[self.op](values[0], values[1]))
-
-    def kept_apart(self) -> list[Expr]:
-        a, b = self.args
-        if self.op != "!=":
-            return []
-        if isinstance(a, Expr) and isinstance(b, Expr):
-            return [a, b]
-        if isinstance(a, Sum) and isinstance(b, int) and b == 0:  # a - b != 0 (MiniZinc)
-            x, y = a.args if len(a.args) == 2 else (None, None)
-            if (isinstance(x, Var) and isinstance(y, Var) and a.const == 0
-                    and a.coefs[0] == -a.coefs[1] != 0):
-                return [x, y]
-        return []
 
     def written(self, texts: list[str]) -> str:
         return f"{texts[0]} {self.op} {texts[1]}"
