@@ -129,11 +129,14 @@ def _probes(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, st
         if gap <= 0:
             stats.stopped_by = None  # the bound is met: the incumbent is optimal
             return False
-        step = 1 if proof else gap // reach
-        if step <= 1 and not proof:
-            return True
-        target = f + sense * step
-        budget, proof = proof or PROBE_NODES, 0
+        if proof:  # the optimality proof itself, in the budget a cheap refutation earned
+            target, budget = f + sense, proof
+        else:
+            step = gap // reach
+            if step <= 1:
+                return True
+            target, budget = f + sense * step, PROBE_NODES
+        proof = 0
         outcome, used = yield from _probe(compiled, opts, stats, start, best, target, budget)
         if outcome == "stopped":
             return False
@@ -145,7 +148,7 @@ def _probes(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, st
                 proof = max(2 * used, 2)
         elif outcome == "found":
             reach = 2
-        elif budget == PROBE_NODES:  # "unknown": the budget ran out before a solution
+        elif budget == PROBE_NODES:  # "unknown" (a proof attempt's changes nothing)
             reach *= 2
         if slicer is not None and slicer.due(stats):
             yield None
