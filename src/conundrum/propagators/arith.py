@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
 from conundrum.engine.bits import window
+from conundrum.engine.products import times
 from conundrum.propagators.arith_binary import (
     exact_div_bounds,
     floor_div_bounds,
@@ -82,7 +83,7 @@ BOUNDS_ROUNDS = 64  # rounds of interval reasoning in one call of BinaryFunction
 
 
 def _times(a: int, b: int) -> int | None:
-    return a * b
+    return times(a, b)
 
 
 def _exact_div(a: int, b: int) -> int | None:

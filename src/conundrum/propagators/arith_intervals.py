@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from conundrum.engine import Inconsistency, IntView
+from conundrum.engine.products import times
 
 ENUMERATION_LIMIT = 1024  # values (or pairs) the propagators enumerate, see `listable`
 
@@ -56,7 +57,7 @@ def root_ceil(v: int, k: int) -> int:
 def corner_products(al: int, ah: int, bl: int, bh: int) -> tuple[int, int]:
     """Least and greatest a*b over a in al..ah and b in bl..bh (a bilinear form is
     extremal at the corners of a box)."""
-    return corner_extremes(al * bl, al * bh, ah * bl, ah * bh)
+    return corner_extremes(times(al, bl), times(al, bh), times(ah, bl), times(ah, bh))
 
 
 def corner_extremes(p1: int, p2: int, p3: int, p4: int) -> tuple[int, int]:

@@ -6,8 +6,8 @@ code once their literal is decided.
 
 Compiled code note: mypyc multiplies machine integers inline only when both are
 non-negative (a negative factor takes a slow path through Python objects), so the hot loops
-below never multiply by a negative number, and coefficients +1 and -1 (differences, sums)
-do not multiply at all.
+below multiply a coefficient by a bound through `times` (engine/products.py), and
+coefficients +1 and -1 (differences, sums) do not multiply at all.
 
 The propagators keep their terms incrementally (`_Terms`): the unfixed terms are the first
 `nfree` of their arrays and the fixed ones sit behind them, their total folded into a
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import BOUNDS, FIX, Inconsistency, IntView, Propagator, Solver
 from conundrum.engine.bits import periodic_mask
+from conundrum.engine.products import times
 from conundrum.propagators.linear_explain import (
     explain_all_fixed,
     explain_bounds,
@@ -48,11 +49,11 @@ def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> t
             lo -= x.hi
             hi -= x.lo
         elif a > 0:
-            lo += a * x.lo
-            hi += a * x.hi
+            lo += times(a, x.lo)
+            hi += times(a, x.hi)
         else:
-            lo -= (-a) * x.hi
-            hi -= (-a) * x.lo
+            lo -= times(-a, x.hi)
+            hi -= times(-a, x.lo)
     return lo, hi
 
 
@@ -203,7 +204,7 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
         a = coefs[k]
         x = xs[k]
         if x.lo == x.hi:
-            r -= a * x.lo
+            r -= times(a, x.lo)
         else:
             free_a.append(a)
             free_x.append(x)
@@ -311,7 +312,7 @@ def one_unfixed(coefs: list[int], xs: list[IntView], c: int,
     for k in range(len(xs) if n < 0 else n):
         x = xs[k]
         if x.lo == x.hi:
-            total += coefs[k] * x.lo
+            total += times(coefs[k], x.lo)
         elif free is None:
             free = x
             free_a = coefs[k]
@@ -361,7 +362,7 @@ class _Terms(Propagator):
             x = xs[k]
             if x.lo == x.hi:
                 a = coefs[k]
-                c += x.lo if a == 1 else -x.lo if a == -1 else a * x.lo
+                c += x.lo if a == 1 else -x.lo if a == -1 else times(a, x.lo)
                 nfree -= 1
                 xs[k] = xs[nfree]
                 xs[nfree] = x

@@ -30,6 +30,7 @@ and a call that finds every domain as it left them returns at once.
 from __future__ import annotations
 
 from conundrum.engine import DOMAIN, Inconsistency, IntVar, IntView, Solver
+from conundrum.engine.products import times
 from conundrum.engine.var import offsets
 from conundrum.propagators.arith_explain import Relation
 from conundrum.propagators.arith_hulls import linear_hull
@@ -89,7 +90,7 @@ class LinearEqDomain(Relation):
         for k in range(n):
             a = self.coefs[k]
             x = self.xs[k]
-            b = a * x.lo if a > 0 else a * x.hi
+            b = times(a, x.lo if a > 0 else x.hi)
             base.append(b)
             total -= b
         self.base = base
@@ -116,7 +117,7 @@ class LinearEqDomain(Relation):
     def satisfied(self, values: list[int]) -> bool:
         total = self.c
         for k in range(len(values)):
-            total += self.coefs[k] * values[k]
+            total += times(self.coefs[k], values[k])
         return total == 0
 
     def hull(self, k: int, lo: list[int], hi: list[int], bits: list[int]) -> list[int]:
@@ -155,7 +156,7 @@ class LinearEqDomain(Relation):
     def _low_offset(self, k: int, lo: int, hi: int) -> int:
         """The smallest offset of term k over lo..hi."""
         a = self.coefs[k]
-        return (a * lo if a > 0 else a * hi) - self.base[k]
+        return times(a, lo if a > 0 else hi) - self.base[k]
 
     def _forward(self, first: int) -> None:
         """F_{k+1} for k >= first."""
@@ -172,7 +173,7 @@ class LinearEqDomain(Relation):
                 a = self.coefs[k]
                 b = self.base[k]
                 for o in offsets(bits):
-                    acc |= f << (a * (lo + o) - b)
+                    acc |= f << (times(a, lo + o) - b)
             fwd[k + 1] = acc & full
 
     def _backward(self, last: int) -> None:
@@ -193,7 +194,7 @@ class LinearEqDomain(Relation):
                 a = self.coefs[k]
                 b = self.base[k]
                 for o in offsets(bits):
-                    acc |= g >> (a * (lo + o) - b)
+                    acc |= g >> (times(a, lo + o) - b)
             bwd[k] = acc
 
     def propagate(self) -> None:
@@ -242,10 +243,10 @@ class LinearEqDomain(Relation):
         if bits < 0:
             # bounds only: move each bound to the nearest supported value
             new_lo = lo
-            while not f & (g >> (a * new_lo - b)):
+            while not f & (g >> (times(a, new_lo) - b)):
                 new_lo += 1
             new_hi = hi
-            while not f & (g >> (a * new_hi - b)):
+            while not f & (g >> (times(a, new_hi) - b)):
                 new_hi -= 1
             if new_lo == lo and new_hi == hi:
                 return False
@@ -253,7 +254,7 @@ class LinearEqDomain(Relation):
             return True
         keep = 0
         for o in offsets(bits):
-            if f & (g >> (a * (lo + o) - b)):
+            if f & (g >> (times(a, lo + o) - b)):
                 keep |= 1 << o
         if keep == bits:
             return False
