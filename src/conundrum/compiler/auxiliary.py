@@ -187,7 +187,7 @@ class Aux:
         consistency by compact-table, unless it takes too many values (`few_values`,
         compiler/tabulate.py); otherwise interval reasoning (BinaryFunction)."""
         if _enumerable(x, y, arith.ENUMERATION_LIMIT):
-            f = arith.BINARY_OPS[op][0]
+            f = arith.BINARY_OPS[op]
             rows = [(a, b, r) for a in x.values() for b in y.values()
                     for r in (f(a, b),) if r is not None]
             if not rows:

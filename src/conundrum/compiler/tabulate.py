@@ -147,7 +147,7 @@ def _binary(op: str, a: Value, b: Value) -> Value:
         return None
     if op == "/":
         return None if b == 0 else canonical(Fraction(a) / b)
-    f = arith.BINARY_OPS[op][0]
+    f = arith.BINARY_OPS[op]
     if isinstance(a, int) and isinstance(b, int):
         return f(a, b)
     d = math.lcm(Fraction(a).denominator, Fraction(b).denominator)
