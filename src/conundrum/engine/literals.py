@@ -33,7 +33,7 @@ GE: Final = 0
 LE: Final = 1
 EQ: Final = 2
 NE: Final = 3
-KIND_NAMES = (">=", "<=", "==", "!=")
+KIND_NAMES: Final = (">=", "<=", "==", "!=")
 
 # the search's decision kinds (search/selectors.py: EQ, NE, LE, GT). The engine may not
 # import the search layer (tests/test_layers.py), so they are repeated here and

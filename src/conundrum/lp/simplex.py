@@ -16,16 +16,17 @@ met here; `max_pivots` caps the work.
 from __future__ import annotations
 
 from math import inf
+from typing import Final
 
-OPTIMAL = 0
-INFEASIBLE = 1
-UNBOUNDED = 2
-LIMIT = 3
+OPTIMAL: Final = 0
+INFEASIBLE: Final = 1
+UNBOUNDED: Final = 2
+LIMIT: Final = 3
 
-PIVOT_EPS = 1e-9    # smallest tableau entry pivoted on
-COST_EPS = 1e-9     # smallest reduced cost that improves
-FEAS_EPS = 1e-7     # phase 1 optimum above this: no feasible point
-DEGENERATE_RUN = 50  # degenerate steps before Bland's rule takes over
+PIVOT_EPS: Final = 1e-9    # smallest tableau entry pivoted on
+COST_EPS: Final = 1e-9     # smallest reduced cost that improves
+FEAS_EPS: Final = 1e-7     # phase 1 optimum above this: no feasible point
+DEGENERATE_RUN: Final = 50  # degenerate steps before Bland's rule takes over
 
 
 class LPResult:

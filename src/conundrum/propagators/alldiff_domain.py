@@ -34,7 +34,7 @@ compiled engine failed allocations surfacing as other errors or an abort). So:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import DOMAIN, IntView, Solver
 from conundrum.engine.bits import mask_of, offsets
@@ -49,10 +49,10 @@ if TYPE_CHECKING:
 
 # The graph's bit sets are indexed by value - min when its values span at most this many:
 # every puzzle's alldiff (values 0..n^2 at most), and cheap enough (one list entry per bit).
-DIRECT_SPAN = 1024
+DIRECT_SPAN: Final = 1024
 # Beyond this many distinct values in the graph (bit sets that wide, on every matching
 # step), the domain stage reasons on bounds instead (module docstring, "Wide values").
-UNION_LIMIT = 1 << 16
+UNION_LIMIT: Final = 1 << 16
 
 
 class AllDifferentDomain(ValueElimination):

@@ -20,6 +20,7 @@ stops and leaves the rest to search.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from conundrum.engine import DOMAIN, Inconsistency, IntView, Solver
 from conundrum.engine.bits import window
@@ -77,8 +78,8 @@ __all__ = [
     "times_bounds",
 ]
 
-TEXT_BITS = 256  # bit sets wider than this are tested through their text (_enumerate)
-BOUNDS_ROUNDS = 64  # rounds of interval reasoning in one call of BinaryFunction
+TEXT_BITS: Final = 256  # bit sets wider than this are tested through their text (_enumerate)
+BOUNDS_ROUNDS: Final = 64  # rounds of interval reasoning in one call of BinaryFunction
 
 
 def _times(a: int, b: int) -> int | None:

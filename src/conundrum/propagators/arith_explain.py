@@ -36,6 +36,8 @@ that fails.
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView, Propagator
 from conundrum.engine.bits import count_bits, lost, offsets
 from conundrum.engine.journal import Journal
@@ -217,9 +219,9 @@ def _excluded(p: Relation, k: int, entry: _Entry | None, lo: list[int], hi: list
     return True
 
 
-ROOT_ONLY = 0  # a view's domain in a proof: its root domain (nothing to say)
-BOUNDS_ONLY = 1  # its bounds (the holes left out)
-FULL = 2  # its domain as a journal entry left it
+ROOT_ONLY: Final = 0  # a view's domain in a proof: its root domain (nothing to say)
+BOUNDS_ONLY: Final = 1  # its bounds (the holes left out)
+FULL: Final = 2  # its domain as a journal entry left it
 
 
 class _Box:

@@ -8,11 +8,12 @@ values). Python integers throughout, never a float.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from conundrum.engine import Inconsistency, IntView
 from conundrum.engine.products import times
 
-ENUMERATION_LIMIT = 1024  # values (or pairs) the propagators enumerate, see `listable`
+ENUMERATION_LIMIT: Final = 1024  # values (or pairs) the propagators enumerate, see `listable`
 
 # ------------------------------------------------------------------ integer helpers
 
@@ -73,9 +74,10 @@ def quotient_range(zl: int, zh: int, bl: int, bh: int) -> tuple[int, int]:
     """The integers between the least and the greatest z / b over z in zl..zh and b in
     bl..bh, a range of one sign without 0; lo > hi when no integer lies between."""
     # z / b is monotone in z and in b when b keeps one sign: extremal at the corners
-    lo, _ = corner_extremes(ceil_div(zl, bl), ceil_div(zl, bh), ceil_div(zh, bl),
-                            ceil_div(zh, bh))
-    _, hi = corner_extremes(zl // bl, zl // bh, zh // bl, zh // bh)
+    # (indexed, not unpacked into `_`: compiled, the unused half was boxed and freed)
+    lo = corner_extremes(ceil_div(zl, bl), ceil_div(zl, bh), ceil_div(zh, bl),
+                         ceil_div(zh, bh))[0]
+    hi = corner_extremes(zl // bl, zl // bh, zh // bl, zh // bh)[1]
     return lo, hi
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import BOUNDS, DOMAIN, Inconsistency, IntView, Solver
 from conundrum.propagators.arith_explain import Relation, minmax_change, minmax_failure
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # the widest span (values from the least lower bound to the greatest upper one) over which
 # MinMax filters bit-set domains (a few words a mask); wider, it keeps to bounds
-DOMAIN_SPAN = 256
+DOMAIN_SPAN: Final = 256
 
 
 class MinMax(Relation):

@@ -16,15 +16,17 @@ explanation (its reason is a cut of the successor graph, every domain across it)
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import EQ, GE, LE, NE, Pred, contains_in
 from conundrum.engine.reasons import domain_preds, removed_values
 
 # what a Circuit entry comes from (Journal.code)
-CHAIN = 0  # a successor removed: it would close a chain too short
-CYCLE = 1  # a closed cycle: every node off it is left out (subcircuit)
-REACHABILITY = 2  # the strong-connectivity check: explained generically
+CHAIN: Final = 0  # a successor removed: it would close a chain too short
+CYCLE: Final = 1  # a closed cycle: every node off it is left out (subcircuit)
+REACHABILITY: Final = 2  # the strong-connectivity check: explained generically
 
 
 def successor(journal: Journal, x: IntView, pos: int) -> int | None:

@@ -15,6 +15,8 @@ is explained as the cumulative one (cumulative_explain.no_room, demands and capa
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import Pred
@@ -38,11 +40,11 @@ from conundrum.propagators.scheduling_explain import (
 # payload codes (code = rule + RULES * argument): the pair (i * n + j) of a detectable
 # precedence, the task + 1 of an edge-finding push (0: the overload check), the task + 1
 # whose duration the profile of the compulsory parts leaves no room for (NO_FIT)
-PRECEDENCE = 0
-EDGE_FORWARD = 1
-EDGE_BACKWARD = 2
-NO_FIT = 3
-RULES = 4
+PRECEDENCE: Final = 0
+EDGE_FORWARD: Final = 1
+EDGE_BACKWARD: Final = 2
+NO_FIT: Final = 3
+RULES: Final = 4
 
 
 # ------------------------------------------------------------------------ unary resource

@@ -29,6 +29,8 @@ and a call that finds every domain as it left them returns at once.
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import DOMAIN, Inconsistency, IntVar, IntView, Solver
 from conundrum.engine.products import times
 from conundrum.engine.var import offsets
@@ -39,7 +41,7 @@ __all__ = ["SPAN_LIMIT", "LinearEqDomain", "linear_span"]
 
 # the widest sum (values between its smallest and largest) filtered by dynamic programming:
 # each bit set is at most this many bits, and a call costs a few big-int shifts per value
-SPAN_LIMIT = 1 << 16
+SPAN_LIMIT: Final = 1 << 16
 
 
 def linear_span(coefs: list[int], bounds: list[tuple[int, int]]) -> int:

@@ -26,13 +26,15 @@ the new bound.
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum.engine import IntView
 from conundrum.engine.journal import Journal
 from conundrum.engine.literals import GE, LE, Pred, contains_in
 from conundrum.engine.reasons import domain_preds
 
-NONE = -(1 << 62)  # "no bound derived"
-INFINITY = 1 << 62  # "any bound": the explanation found is a failure in itself
+NONE: Final = -(1 << 62)  # "no bound derived"
+INFINITY: Final = 1 << 62  # "any bound": the explanation found is a failure in itself
 
 
 # ---------------------------------------------------------------- bounds and predicates

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Iterator
-from typing import Any
+from typing import Any, Final
 
 from conundrum.engine import Inconsistency, IntVar, IntView, Solver, TimeUp
 from conundrum.engine.clauses import NogoodStore
@@ -62,7 +62,7 @@ from conundrum.search.selectors import (
 from conundrum.search.slicing import PAUSE, Slice
 from conundrum.search.stats import SearchStats
 
-PROGRESS_INTERVAL = 0.2
+PROGRESS_INTERVAL: Final = 0.2
 # the options are checked in options.py; these names stay importable from here
 __all__ = ["ObjectiveBound", "SearchOptions", "branching", "check_options", "parse_method",
            "search"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from conundrum.search.restarts import parse_restarts
 from conundrum.search.selectors import LEARNING_VAR_SELECTS, VALUE_SELECTS, VAR_SELECTS
@@ -10,11 +11,11 @@ from conundrum.search.stats import SearchStats
 
 # the searches: depth-first, conflict-driven learning, both sharing the core in turns
 # (compiler/portfolio.py), and the choice between them
-SEARCHES = ("classic", "learning", "portfolio", "auto")
+SEARCHES: Final = ("classic", "learning", "portfolio", "auto")
 # search="auto" and "portfolio": an optimisation searches depth-first for this many
 # failures before the learning search takes its first turn ("auto:N" sets N); see auto.py
 # and compiler/portfolio.py for the rules and their figures
-AUTO_SWITCH_FAILS = 10000
+AUTO_SWITCH_FAILS: Final = 10000
 
 
 def parse_search(text: str) -> tuple[str, int]:

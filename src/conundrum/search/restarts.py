@@ -32,7 +32,7 @@ never in seconds, so a run is the same on every machine and in both builds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from conundrum.engine.literals import EQ, Pred, equal_preds, from_decision
 from conundrum.engine.var import IntVar
@@ -40,9 +40,9 @@ from conundrum.engine.var import IntVar
 # luby: scale x 1 1 2 1 1 2 4 ...; geometric: scale x 1.5^k; linear: scale x (k + 1);
 # constant: scale failures a run (MiniZinc's restart_constant), plus one for each restart
 # so far, which keeps the search finite (see Exactness above) at a negligible cost
-KINDS = ("luby", "geometric", "linear", "constant")
-DEFAULT_SCALE = 100  # failures per unit of the sequence (MiniZinc and Chuffed use 100)
-GROWTH = 1.5  # the geometric sequence's ratio
+KINDS: Final = ("luby", "geometric", "linear", "constant")
+DEFAULT_SCALE: Final = 100  # failures per unit of the sequence (MiniZinc and Chuffed use 100)
+GROWTH: Final = 1.5  # the geometric sequence's ratio
 
 
 def luby(i: int) -> int:

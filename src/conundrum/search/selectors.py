@@ -26,10 +26,10 @@ VarSelect = Literal["input_order", "first_fail", "anti_first_fail", "smallest", 
                     "occurrence", "most_constrained", "max_regret", "dom_wdeg"]
 ValueSelect = Literal["auto", "min", "max", "middle", "median", "split", "reverse_split",
                       "random"]
-VAR_SELECTS: tuple[str, ...] = get_args(VarSelect)
+VAR_SELECTS: Final[tuple[str, ...]] = get_args(VarSelect)
 # variable selections only the learning search has (search/activity.py)
-LEARNING_VAR_SELECTS: tuple[str, ...] = ("activity",)
-VALUE_SELECTS: tuple[str, ...] = get_args(ValueSelect)
+LEARNING_VAR_SELECTS: Final[tuple[str, ...]] = ("activity",)
+VALUE_SELECTS: Final[tuple[str, ...]] = get_args(ValueSelect)
 
 # decision kinds
 EQ: Final = 0

@@ -14,12 +14,12 @@ every run (the tests' setting).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from conundrum.search.stats import SearchStats
 
-PAUSE = 1  # what a sliced search yields when its slice is spent (a solution yields None)
+PAUSE: Final = 1  # what a sliced search yields when its slice is spent (a solution yields None)
 
 
 class Slice:

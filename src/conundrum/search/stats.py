@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from conundrum._interrupt import poll
 
 # What a run established, in MiniZinc's words (its status names in lower case; MiniZinc
 # says OPTIMAL_SOLUTION where `status.upper()` gives it):
-SATISFIED = "satisfied"  # solutions found (the one asked for, or some before a limit)
-ALL_SOLUTIONS = "all_solutions"  # every solution found: the search covered the tree
-OPTIMAL = "optimal_solution"  # the last solution is proved optimal
-UNSATISFIABLE = "unsatisfiable"  # proved: there is no solution
-UNKNOWN = "unknown"  # nothing found before a limit stopped the run (or still running)
-STATUSES = (SATISFIED, ALL_SOLUTIONS, OPTIMAL, UNSATISFIABLE, UNKNOWN)
+SATISFIED: Final = "satisfied"  # solutions found (the one asked for, or some before a limit)
+ALL_SOLUTIONS: Final = "all_solutions"  # every solution found: the search covered the tree
+OPTIMAL: Final = "optimal_solution"  # the last solution is proved optimal
+UNSATISFIABLE: Final = "unsatisfiable"  # proved: there is no solution
+UNKNOWN: Final = "unknown"  # nothing found before a limit stopped the run (or still running)
+STATUSES: Final = (SATISFIED, ALL_SOLUTIONS, OPTIMAL, UNSATISFIABLE, UNKNOWN)
 
 # What a run was asked for, which decides its status when nothing stopped it early:
 # one solution (solve), all of them (solutions, count) or the best (minimize, maximize).
-GOALS = ("one", "all", "best")
+GOALS: Final = ("one", "all", "best")
 
 
 class SearchStats:
