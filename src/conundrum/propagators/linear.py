@@ -6,7 +6,8 @@ code once their literal is decided.
 
 Compiled code note: mypyc multiplies machine integers inline only when both are
 non-negative (a negative factor takes a slow path through Python objects), so the hot loops
-below multiply a coefficient by a bound through `times` (engine/products.py), and
+below multiply a coefficient by a bound through `times` (engine/products.py), or inline
+the same way where a call would cost the pure-Python build (`linear_bounds`), and
 coefficients +1 and -1 (differences, sums) do not multiply at all.
 
 The propagators keep their terms incrementally (`_Terms`): the unfixed terms are the first
@@ -48,12 +49,17 @@ def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> t
         elif a == -1:
             lo -= x.hi
             hi -= x.lo
-        elif a > 0:
-            lo += times(a, x.lo)
-            hi += times(a, x.hi)
+        elif a > 0:  # (the signs out of the products inline: see the module's note)
+            v = x.lo
+            lo += a * v if v >= 0 else -(a * -v)
+            v = x.hi
+            hi += a * v if v >= 0 else -(a * -v)
         else:
-            lo -= times(-a, x.hi)
-            hi -= times(-a, x.lo)
+            b = -a
+            v = x.hi
+            lo -= b * v if v >= 0 else -(b * -v)
+            v = x.lo
+            hi -= b * v if v >= 0 else -(b * -v)
     return lo, hi
 
 
