@@ -104,7 +104,7 @@ Operation = Callable[[int, int], "int | None"]
 
 # the value of each operation, or None where it is undefined (BinaryFunction._bounds has
 # their interval reasoning)
-BINARY_OPS: dict[str, Operation] = {
+BINARY_OPS: Final[dict[str, Operation]] = {
     "*": _times,
     "exact_div": _exact_div,
     "//": _floor_div,

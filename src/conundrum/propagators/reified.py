@@ -8,7 +8,7 @@ soon as the bounds entail or refute the relation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from conundrum.engine import BOUNDS, DOMAIN, IntView, Propagator, Solver
 from conundrum.engine.literals import GE, LE, NE, Pred, contains_in, on_view
@@ -34,7 +34,7 @@ from conundrum.propagators.linear_explain import (
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
 
-NEGATION = {"le": "gt", "eq": "ne", "ne": "eq"}
+NEGATION: Final = {"le": "gt", "eq": "ne", "ne": "eq"}
 
 
 class ReifiedLinear(Propagator):

@@ -297,7 +297,7 @@ def _most_constrained_key(x: IntVar) -> object:
 
 
 # the selectors written through a key function (smallest key first)
-_KEYS: dict[str, Callable[[IntVar], object]] = {
+_KEYS: Final[dict[str, Callable[[IntVar], object]]] = {
     "first_fail": _size,
     "anti_first_fail": lambda x: -_size(x),
     "smallest": lambda x: x.lo,
