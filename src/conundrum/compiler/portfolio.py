@@ -31,9 +31,11 @@ state between turns, so that a run is never much slower than the better of the t
   solution) vary from run to run; the answers do not (the optimum, the proof, a
   solution or the proof there is none).
 - **Bisection**: on an objective wide enough for it (compiler/bisection.py), its probes
-  are an arm, second in turn, and the classic arm's first turn ends at its first
-  solution, which they start from (a classic search may improve by one at a time for
-  ever without a failure). The classic search has then chosen its top decisions under
+  are an arm, second in turn, and the classic arm's first turn ends once it has gone on
+  after its first solution for as many nodes again (compiler/subrun.py `grace_cap`; it
+  may prove the optimum there, as Gecode's branch and bound does on hakank's euler_52),
+  and the probes start from its incumbent (a classic search may improve by one at a time
+  for ever without a failure). The classic search has then chosen its top decisions under
   no bound, as branch and bound from scratch does: a model's search annotation may be
   tuned to that tree and lost from a tight bound (bisection.py). The arm is bisection's
   whole search after its first solution, its last part included (the plain branch and
@@ -201,6 +203,7 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
     objective wide enough for bisection (compiler/bisection.py) has its probes as one."""
     from conundrum.compiler.bisection import is_wide
     from conundrum.compiler.compiled import compile_model
+    from conundrum.compiler.subrun import grace_cap
     from conundrum.engine import TimeUp
 
     wide = is_wide(compiled)
@@ -260,11 +263,11 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
             else:  # (0.0: a pause at every point, the tests' node-by-node alternation)
                 arm.slice.fail_cap = -1
                 arm.slice.until = 0.0 if length <= 0 else time.perf_counter() + length
-            if opts.node_limit is not None:
-                arm.slice.node_cap = arm.stats.nodes + max(0, opts.node_limit
-                                                             - _nodes(arms))
+            arm.slice.node_cap = -1 if opts.node_limit is None else (
+                arm.stats.nodes + max(0, opts.node_limit - _nodes(arms)))
             ended = True
             improved = False
+            graced = False
             bound = stats.bound
             for values in arm.run:
                 if values is None:  # the slice is spent
@@ -277,9 +280,13 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 yield values
                 if single:
                     return
-                if k == 0 and wide:  # the probes' turn: they start from this solution
-                    ended = False
-                    break
+                if k == 0 and wide and not graced:
+                    # the probes' turn comes once the branch and bound has gone on for as
+                    # many nodes again (subrun.grace_cap): they start from its incumbent
+                    graced = True
+                    cap = grace_cap(arm.stats.nodes)
+                    node_cap = arm.slice.node_cap
+                    arm.slice.node_cap = cap if node_cap < 0 else min(cap, node_cap)
             _sum(stats, arms, start)
             if k:
                 shares.took(arm.name, length, time.perf_counter() - began)
