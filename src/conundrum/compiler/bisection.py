@@ -3,12 +3,8 @@
 Plain branch and bound asks each solution only to beat the last one; on an objective
 ranging over 10**24 values, with decisions labelled from their small end, it may improve by
 one at a time for ever (`maximize x + y` under two linear rows crawled to 540,636 in 3 s
-towards 8 * 10**23). Here the model's own branch and bound goes on after its first solution
-for as many nodes again as that took (compiler/subrun.py `opening`: where the first
-solution ends most of the tree it proves the optimum there, hakank's euler_52 in 19 more
-nodes where the probes and a search from the root took 24,000); then, from its incumbent
-of value f and with the objective's proved bound b, each *probe* asks for a value at least
-halfway from f to b:
+towards 8 * 10**23). Here, after a first solution of value f and with the objective's proved
+bound b, each *probe* asks for a value at least halfway from f to b:
 
 - the first solution found there (within PROBE_NODES nodes) is the new incumbent, and the
   next probe starts from it;
@@ -47,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, cast
 
-from conundrum.compiler.subrun import merge_counts, opening, sub_options
+from conundrum.compiler.subrun import first_solution, merge_counts, sub_options
 from conundrum.engine import Inconsistency
 from conundrum.search.stats import SearchStats
 
@@ -69,12 +65,13 @@ def is_wide(compiled: CompiledModel) -> bool:
 def bisect(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats,
            start: float) -> Generator[list[int], None, None]:
     """The values of each improving solution, as CompiledModel.run gives them (see the
-    module): the options' own branch and bound up to a little after its first solution
-    (compiler/subrun.py `opening`, which may prove the optimum), the probes and the last
+    module): the options' own search for the first solution, the probes and the last
     part."""
     best: list[int] = []
-    if not (yield from opening(compiled, opts, stats, start, best)):
-        return  # ended: the optimum proved, no solution, or a limit
+    values = first_solution(compiled, opts, stats, start, best)
+    if values is None:
+        return
+    yield values
     # (without a slicer the probes never pause)
     probes = cast("Generator[list[int], None, bool]",
                   _probes(compiled, opts, stats, start, best, None))

@@ -32,15 +32,20 @@ state between turns, so that a run is never much slower than the better of the t
   solution or the proof there is none).
 - **Bisection**: on an objective wide enough for it (compiler/bisection.py), its probes
   are an arm, second in turn, and the classic arm's first turn ends once it has gone on
-  after its first solution for as many nodes again (compiler/subrun.py `grace_cap`; it
-  may prove the optimum there, as Gecode's branch and bound does on hakank's euler_52),
-  and the probes start from its incumbent (a classic search may improve by one at a time
-  for ever without a failure). The classic search has then chosen its top decisions under
-  no bound, as branch and bound from scratch does: a model's search annotation may be
-  tuned to that tree and lost from a tight bound (bisection.py). The arm is bisection's
-  whole search after its first solution, its last part included (the plain branch and
-  bound from the incumbent); in that part it is a second search of the classic arm's
-  kind, and takes LAST_PART of its turns. Large neighbourhood search comes last.
+  after its first solution for as many nodes again (GRACE_MIN at least; a classic search
+  may improve by one at a time for ever without a failure), and the probes start from
+  its incumbent. Where the first solution ends most of the tree the classic arm proves
+  the optimum in that turn, as Gecode's branch and bound does (hakank's euler_52: 8,050
+  nodes, Gecode 8,049; 23,000 when the probes came first). Not in `bisect` alone
+  (search="classic"): there the probes end in a branch and bound from the root, whose
+  tree changes with the incumbent it starts from (fair_split_into_3_groups: 74,000 nodes
+  from the first solution, 1.7 million from the one a grace reached). The classic search
+  has then chosen its top decisions under no bound, as branch and bound from scratch
+  does: a model's search annotation may be tuned to that tree and lost from a tight
+  bound (bisection.py). The arm is bisection's whole search after its first solution,
+  its last part included (the plain branch and bound from the incumbent); in that part
+  it is a second search of the classic arm's kind, and takes LAST_PART of its turns.
+  Large neighbourhood search comes last.
 - **Shared incumbent**: both branch and bounds hold the same incumbent list; the classic
   search applies it at its next node, the learning search by a restart when it resumes
   (its learned nogoods stay valid: bounds only tighten).
@@ -75,6 +80,9 @@ LEAD = 2.0  # the exact arm that progressed last takes turns this many times as 
 LAST_PART = 0.5
 FADE = 0.5  # LNS's turn shrinks by this after each turn of its without an improvement
 MIN_FADE = 0.125  # down to this (it stays an arm: it may improve again)
+# on a wide objective the classic arm's first turn goes on after its first solution for as
+# many nodes again as that took, and at least this many, before the probes' turn
+GRACE_MIN = 250
 
 
 class Shares:
@@ -203,7 +211,6 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
     objective wide enough for bisection (compiler/bisection.py) has its probes as one."""
     from conundrum.compiler.bisection import is_wide
     from conundrum.compiler.compiled import compile_model
-    from conundrum.compiler.subrun import grace_cap
     from conundrum.engine import TimeUp
 
     wide = is_wide(compiled)
@@ -282,9 +289,9 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                     return
                 if k == 0 and wide and not graced:
                     # the probes' turn comes once the branch and bound has gone on for as
-                    # many nodes again (subrun.grace_cap): they start from its incumbent
+                    # many nodes again (GRACE_MIN at least): they start from its incumbent
                     graced = True
-                    cap = grace_cap(arm.stats.nodes)
+                    cap = arm.stats.nodes + max(arm.stats.nodes, GRACE_MIN)
                     node_cap = arm.slice.node_cap
                     arm.slice.node_cap = cap if node_cap < 0 else min(cap, node_cap)
             _sum(stats, arms, start)

@@ -4,20 +4,13 @@ whole run's statistics add up the parts' counts."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from conundrum.search.slicing import Slice
 from conundrum.search.stats import SearchStats
 
 # what a progress report of the whole run takes from it before adding a part's counts
 COPIED = ("status", "nodes", "fails", "propagations", "solutions", "max_depth", "restarts",
           "objective", "bound", "search")
-
-# the opening branch and bound goes on after its first solution for as many nodes again as
-# that took, and at least this many (`grace_cap`)
-GRACE_MIN: Final = 250
 
 if TYPE_CHECKING:
     from conundrum.compiler.compiled import CompiledModel
@@ -78,43 +71,3 @@ def first_solution(compiled: CompiledModel, opts: SearchOptions, stats: SearchSt
     if values is None:
         stats.stopped_by = sub.stopped_by
     return values
-
-
-def grace_cap(nodes: int) -> int:
-    """The node count up to which a branch and bound whose first solution took `nodes`
-    goes on from it (`opening`)."""
-    return nodes + max(nodes, GRACE_MIN)
-
-
-def opening(compiled: CompiledModel, opts: SearchOptions, stats: SearchStats, start: float,
-            best: list[int]) -> Generator[list[int], None, bool]:
-    """The options' own branch and bound, yielding each improving solution, until as many
-    nodes again as its first solution took have gone by after it (`grace_cap`): where the
-    first solution ends most of the tree, as Gecode's branch and bound finds (hakank's
-    euler_52: 8,030 nodes to the optimum, 19 more to prove it), it proves the optimum in
-    the same tree instead of leaving the proof to a search from the root. Returns True
-    when it paused there (`best` holds the incumbent), False when it ended: the incumbent
-    proved optimal, or no solution (stats.stopped_by None: proved; else a limit)."""
-    sub = SearchStats()
-    slicer = Slice()
-    slicer.until = math.inf  # no pause before the first solution
-    run = compiled.sliced_run(sub_options(opts, stats, None, None), sub, start, best, (),
-                              slicer)
-    paused = False
-    try:
-        for values in run:
-            if values is None:
-                paused = True
-                break
-            if slicer.node_cap < 0:
-                slicer.node_cap = grace_cap(sub.nodes)
-            yield values
-    finally:
-        run.close()
-    merge_counts(stats, sub)
-    stats.search = sub.search
-    if not paused:
-        stats.stopped_by = sub.stopped_by
-        if sub.bound is not None and compiled.sense:
-            stats.tighten(sub.bound, compiled.sense)
-    return paused
