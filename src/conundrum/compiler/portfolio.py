@@ -32,13 +32,13 @@ state between turns, so that a run is never much slower than the better of the t
   solution or the proof there is none).
 - **Bisection**: on an objective wide enough for it (compiler/bisection.py), its probes
   are an arm, second in turn, and the classic arm's first turn ends once it has gone on
-  after its first solution for a quarter as many nodes again (GRACE_PART, GRACE_MIN; a
-  classic search may improve by one at a time for ever without a failure), and the
-  probes start from its incumbent. Where the first solution ends most of the tree the
-  classic arm proves the optimum in that turn, as Gecode's branch and bound does
-  (hakank's euler_52: 8,050 nodes, Gecode 8,049; 23,000 when the probes came first). Not
-  in `bisect` alone (search="classic"): there the probes end in a branch and bound from
-  the root, whose tree changes with the incumbent it starts from
+  after its first solution for a quarter as many nodes again (GRACE_PART, GRACE_MIN), or
+  to its next improvement (a classic search may improve by one at a time for ever
+  without a failure), and the probes start from its incumbent. Where the first solution
+  ends most of the tree the classic arm proves the optimum in that turn, as Gecode's
+  branch and bound does (hakank's euler_52: 8,050 nodes, Gecode 8,049; 23,000 when the
+  probes came first). Not in `bisect` alone (search="classic"): there the probes end in
+  a branch and bound from the root, whose tree changes with the incumbent it starts from
   (fair_split_into_3_groups: 74,000 nodes from the first solution, 1.7 million from the
   one a grace reached). The classic search has then chosen its top decisions under no
   bound, as branch and bound from scratch does: a model's search annotation may be tuned
@@ -81,9 +81,10 @@ LAST_PART = 0.5
 FADE = 0.5  # LNS's turn shrinks by this after each turn of its without an improvement
 MIN_FADE = 0.125  # down to this (it stays an arm: it may improve again)
 # on a wide objective the classic arm's first turn goes on after its first solution for a
-# GRACE_PART-th of the nodes that took, and at least GRACE_MIN nodes, before the probes'
-# turn: where it proves nothing, the first phase costs at most 1/GRACE_PART more
-# (routing_GCM: 12,100 -> 22,900 nodes with as many nodes again)
+# GRACE_PART-th of the nodes that took, and at least GRACE_MIN nodes, for a proof, and ends
+# at its next improvement (a crawl: the probes start from that incumbent): where it proves
+# nothing, the first phase costs at most 1/GRACE_PART more. (Crawling on through the
+# grace changed the probes' start: routing_GCM 12,100 -> 23,000 nodes.)
 GRACE_PART = 4
 GRACE_MIN = 250
 
@@ -290,9 +291,12 @@ def portfolio(compiled: CompiledModel, snapshot: tuple[list[Var], list[Expr]],
                 yield values
                 if single:
                     return
-                if k == 0 and wide and not graced:
-                    # the probes' turn comes once the branch and bound has gone on a while
-                    # (GRACE_PART, GRACE_MIN): they start from its incumbent
+                if k == 0 and wide:
+                    if graced:  # an improvement in the grace: a crawl, the probes' turn
+                        ended = False
+                        break
+                    # the branch and bound goes on a while (GRACE_PART, GRACE_MIN) for a
+                    # proof; then the probes' turn, from its incumbent
                     graced = True
                     cap = arm.stats.nodes + max(arm.stats.nodes // GRACE_PART, GRACE_MIN)
                     node_cap = arm.slice.node_cap
