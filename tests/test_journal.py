@@ -436,7 +436,8 @@ def compiled(name: str, enumerate_small: bool = True) -> CompiledModel:
     assert c is not None, f"{name}: fails at the root"
     if not enumerate_small:
         for x in c.solver.vars:
-            for p in x.wake_fix:
+            for w in x.wake_fix:
+                p = w.prop
                 if isinstance(p, (arith.Power, arith.BinaryFunction)):
                     p.limit = 0  # (abs has no limit: masks, whatever the width)
     return c
@@ -686,7 +687,7 @@ def test_scopes_are_the_subscribed_variables() -> None:
     for p, scope in zip(j.propagators, j.scopes, strict=True):
         assert len({x.index for x in scope}) == len(scope)
         for x in scope:
-            assert any(q is p for q in x.wake_fix)
+            assert any(w.prop is p for w in x.wake_fix)
     assert sorted(p.id for p in j.propagators) == list(range(len(j.propagators)))
 
 

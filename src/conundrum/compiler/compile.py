@@ -118,7 +118,8 @@ class Compiler(Aux):
             drop_unneeded_bits(self.solver.vars)
         for table, defined in self.definitions:
             for v in defined:
-                for p in v.wake_fix:
+                for w in v.wake_fix:
+                    p = w.prop
                     if p is not table and table not in p.credit:
                         p.credit.append(table)
 

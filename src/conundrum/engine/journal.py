@@ -80,10 +80,11 @@ class Journal(Reversible):
         numbers are the same in every run and build) and collect each one's scope."""
         xs = self.vars
         for x in xs:
-            for p in x.wake_fix:
-                p.id = -1
+            for w in x.wake_fix:
+                w.prop.id = -1
         for x in xs:
-            for p in x.wake_fix:
+            for w in x.wake_fix:
+                p = w.prop
                 if p.id < 0:
                     p.id = len(self.propagators)
                     self.propagators.append(p)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from conundrum._interrupt import poll
 from conundrum.engine.errors import Inconsistency, TimeUp
-from conundrum.engine.propagator import Propagator
+from conundrum.engine.propagator import Propagator, Waker
 from conundrum.engine.var import IntVar
 from conundrum.state import Trail
 
@@ -30,7 +30,7 @@ class Solver:
         self.vars: list[IntVar] = []
         self.propagators: list[Propagator] = []
         # one FIFO list per priority; fix_point reads each from a head index
-        self.queues: list[list[Propagator]] = [[] for _ in range(PRIORITIES)]
+        self.queues: list[list[Waker]] = [[] for _ in range(PRIORITIES)]
         self.propagations = 0
         # a time.perf_counter() time after which fix_point raises TimeUp (0.0: none); the
         # search and the compiler set it from the run's time limit
@@ -62,8 +62,8 @@ class Solver:
     def clear_queue(self) -> None:
         """Forget every scheduled propagator (after a failure)."""
         for q in self.queues:
-            for p in q:
-                p.scheduled = not p.active
+            for w in q:
+                w.scheduled = not w.prop.active
             q.clear()
 
     def check_clock(self) -> None:
@@ -80,32 +80,33 @@ class Solver:
         converging slowly cannot outlast a time limit."""
         q0, q1, q2 = self.queues
         h0 = h1 = h2 = 0  # the next propagator to run in each queue
-        p: Propagator | None = None
+        w: Waker | None = None
         count = 0
         journal = self.journal
         try:
             while True:
                 if h0 < len(q0):
-                    p = q0[h0]
+                    w = q0[h0]
                     h0 += 1
                 else:
                     if h0:
                         q0.clear()
                         h0 = 0
                     if h1 < len(q1):
-                        p = q1[h1]
+                        w = q1[h1]
                         h1 += 1
                     else:
                         if h1:
                             q1.clear()
                             h1 = 0
                         if h2 < len(q2):
-                            p = q2[h2]
+                            w = q2[h2]
                             h2 += 1
                         else:
                             if h2:
                                 q2.clear()
                             return
+                p = w.prop
                 if not p.active:
                     continue  # deactivated while queued; stays `scheduled`
                 count += 1
@@ -114,9 +115,9 @@ class Solver:
                 if p.idempotent:
                     p.propagate()  # `scheduled` stays True meanwhile: its changes skip it
                     if p.active:
-                        p.scheduled = False
+                        w.scheduled = False
                 else:
-                    p.scheduled = False
+                    w.scheduled = False
                     p.propagate()
                 if not count & CLOCK_MASK:
                     poll()  # lets Ctrl-C in (see conundrum/_interrupt.py)
@@ -124,11 +125,13 @@ class Solver:
                         self.clear_queue()
                         raise TimeUp
         except Inconsistency:
-            if p is not None:
-                p.failed()
-                p.scheduled = not p.active
+            failed: Propagator | None = None
+            if w is not None:
+                failed = w.prop
+                failed.failed()
+                w.scheduled = not failed.active
             if journal is not None:
-                journal.conflict = p
+                journal.conflict = failed
             self.clear_queue()
             raise
         finally:

@@ -29,7 +29,7 @@ from conundrum.engine.view import IntView, OffsetView
 
 if TYPE_CHECKING:
     from conundrum.engine.journal import Journal
-    from conundrum.engine.propagator import Propagator
+    from conundrum.engine.propagator import Propagator, Waker
     from conundrum.engine.solver import Solver
 
 __all__ = ["BITSET_LIMIT", "WIDE", "IntVar", "IntView", "OffsetView", "count_bits", "mask_of",
@@ -79,9 +79,9 @@ class IntVar(IntView):
         self.on_bounds: list[Propagator] = []
         self.on_domain: list[Propagator] = []
         # whom to wake on each kind of change (FIX wakes every list, see events.py)
-        self.wake_fix: list[Propagator] = []
-        self.wake_bounds: list[Propagator] = []
-        self.wake_domain: list[Propagator] = []
+        self.wake_fix: list[Waker] = []  # (wakers: see engine/propagator.py)
+        self.wake_bounds: list[Waker] = []
+        self.wake_domain: list[Waker] = []
         self.mirrors: list[OffsetView] = []  # views whose fields follow this variable
         self.views: dict[int, OffsetView] = {}  # offset -> its view, so views are shared
         # the journal recording every change (a learning search's), else None
@@ -149,10 +149,10 @@ class IntVar(IntView):
         journal = self.journal
         if journal is not None:
             journal.record(self)
-        for p in wake:
-            if not p.scheduled:
-                p.scheduled = True
-                p.queue.append(p)
+        for waker in wake:
+            if not waker.scheduled:
+                waker.scheduled = True
+                waker.queue.append(waker)
 
     def _set_bounds(self, lo: int, hi: int) -> None:
         """New bounds for a bounds-only domain, inside the current ones (fail if empty)."""
@@ -178,10 +178,10 @@ class IntVar(IntView):
         journal = self.journal
         if journal is not None:
             journal.record(self)
-        for p in (self.wake_fix if lo == hi else self.wake_bounds):
-            if not p.scheduled:
-                p.scheduled = True
-                p.queue.append(p)
+        for waker in (self.wake_fix if lo == hi else self.wake_bounds):
+            if not waker.scheduled:
+                waker.scheduled = True
+                waker.queue.append(waker)
 
     def set_min(self, v: int) -> None:
         """Remove every value below v."""
@@ -322,8 +322,8 @@ class IntVar(IntView):
             return False
         if self.card != self.hi - self.lo + 1:
             return True
-        for p in self.wake_fix:
-            if p.makes_holes and p.holes_need_bits:
+        for w in self.wake_fix:
+            if w.prop.makes_holes and w.prop.holes_need_bits:
                 return True
         return False
 
@@ -340,24 +340,27 @@ class IntVar(IntView):
     def subscribe(self, prop: Propagator, event: int) -> None:
         """Wake `prop` on `event` (events.FIX, BOUNDS or DOMAIN) of this variable."""
         (self.on_fix, self.on_bounds, self.on_domain)[event].append(prop)
-        self.wake_domain = list(self.on_domain)
-        self.wake_bounds = self.on_bounds + self.on_domain
-        self.wake_fix = self.on_fix + self.wake_bounds
+        self._wake_lists()
 
     def unsubscribe(self, prop: Propagator) -> None:
         """Stop waking `prop` on any event of this variable."""
         for watchers in (self.on_fix, self.on_bounds, self.on_domain):
             while prop in watchers:
                 watchers.remove(prop)
-        self.wake_domain = list(self.on_domain)
-        self.wake_bounds = self.on_bounds + self.on_domain
-        self.wake_fix = self.on_fix + self.wake_bounds
+        self._wake_lists()
+
+    def _wake_lists(self) -> None:
+        """The wakers to schedule on each kind of change, from the subscriptions."""
+        self.wake_domain = [p.waker for p in self.on_domain]
+        self.wake_bounds = [p.waker for p in self.on_bounds] + self.wake_domain
+        self.wake_fix = [p.waker for p in self.on_fix] + self.wake_bounds
 
     def degree(self) -> int:
         """Number of active propagators watching this variable that stand for constraints
         of the model (not the nogood store's watchers)."""
         n = 0
-        for p in self.wake_fix:
+        for w in self.wake_fix:
+            p = w.prop
             if p.active and p.is_constraint:
                 n += 1
         return n
@@ -365,7 +368,8 @@ class IntVar(IntView):
     def weighted_degree(self) -> int:
         """Sum of the failure weights of the active propagators watching this variable."""
         total = 0
-        for p in self.wake_fix:
+        for w in self.wake_fix:
+            p = w.prop
             if p.active:
                 total += p.weight
         return total

@@ -56,7 +56,8 @@ def hole_partners(v: IntVar) -> list[IntVar]:
     """The variables a propagator that copies holes (`copies_holes`: x == y + c) ties v
     to directly: whatever v cannot take, they cannot take shifted."""
     out: list[IntVar] = []
-    for p in v.wake_fix:
+    for w in v.wake_fix:
+        p = w.prop
         if p.copies_holes and isinstance(p, Relation):
             for view in p.views():
                 if view.root is not v:

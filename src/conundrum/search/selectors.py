@@ -336,8 +336,8 @@ def _interval(x: IntVar) -> bool:
         v = todo.pop()
         if v.bits >= 0 and v.card != v.hi - v.lo + 1:
             return False
-        for p in v.wake_fix:
-            if p.makes_holes and p.is_constraint:  # (a nogood makes none in such a domain)
+        for waker in v.wake_fix:  # (a nogood makes no hole in such a domain)
+            if waker.prop.makes_holes and waker.prop.is_constraint:
                 return False
         for w in hole_partners(v):
             if id(w) not in seen:
