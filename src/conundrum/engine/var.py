@@ -323,7 +323,8 @@ class IntVar(IntView):
         if self.card != self.hi - self.lo + 1:
             return True
         for w in self.wake_fix:
-            if w.prop.makes_holes and w.prop.holes_need_bits:
+            p = w.prop
+            if p.makes_holes and p.holes_need_bits:
                 return True
         return False
 

@@ -82,10 +82,6 @@ TEXT_BITS: Final = 256  # bit sets wider than this are tested through their text
 BOUNDS_ROUNDS: Final = 64  # rounds of interval reasoning in one call of BinaryFunction
 
 
-def _times(a: int, b: int) -> int | None:
-    return times(a, b)
-
-
 def _exact_div(a: int, b: int) -> int | None:
     if b == 0 or a % b:
         return None
@@ -105,7 +101,7 @@ Operation = Callable[[int, int], "int | None"]
 # the value of each operation, or None where it is undefined (BinaryFunction._bounds has
 # their interval reasoning)
 BINARY_OPS: Final[dict[str, Operation]] = {
-    "*": _times,
+    "*": times,
     "exact_div": _exact_div,
     "//": _floor_div,
     "%": _mod,
