@@ -72,8 +72,68 @@ def extensions() -> list:
         return []
     # opt_level 3 and one C file per module keep the build fast enough for CI (~1 min)
     # the model layer is type-checked too when imported, but only the engine is compiled
-    return mypycify(["--follow-imports=silent", *compiled_sources()], opt_level="3",
-                    multi_file=True, group_name="conundrum")
+    modules = mypycify(["--follow-imports=silent", *compiled_sources()], opt_level="3",
+                       multi_file=True, group_name="conundrum", target_dir=BUILD_DIR)
+    skip_failure_tracebacks(Path(BUILD_DIR) / "exc_ops.c")
+    return modules
+
+
+BUILD_DIR = "build"
+# mypyc's runtime (copied beside the generated C in multi-file mode) records a traceback
+# entry, a new code object and frame, at every compiled frame an exception crosses. The
+# engine's failure signal (engine/errors.py Inconsistency) crosses about six on its way to
+# the search, which always catches it and never shows its traceback: 10-20% of a
+# failure-heavy search went there (bench/COMPILED-SLOWPATHS.md). This check, put at the
+# top of the runtime's CPy_AddTraceback, skips the entry for that one exception type;
+# every other exception keeps its full traceback.
+TRACEBACK_HOOK = ("void CPy_AddTraceback(const char *filename, const char *funcname, int line, "
+                  "PyObject *globals) {")
+FAILURE_CHECK = """
+/* conundrum (setup.py): whether the exception being raised is the engine's failure signal,
+   conundrum.engine.errors.Inconsistency; its type is remembered at the first sight */
+static PyObject *conundrum_failure_type = NULL;
+
+static int conundrum_failure_pending(void) {
+    PyObject *type = PyErr_Occurred();
+    if (type == NULL || !PyType_Check(type)) return 0;
+    if (type == conundrum_failure_type) return 1;
+    if (conundrum_failure_type != NULL) return 0;
+    if (strcmp(((PyTypeObject *)type)->tp_name, "Inconsistency") != 0) return 0;
+    PyObject *exc, *val, *tb;
+    PyErr_Fetch(&exc, &val, &tb);  /* the attribute lookup must not see the pending error */
+    PyObject *module = PyObject_GetAttrString(type, "__module__");
+    int ours = module != NULL && PyUnicode_Check(module)
+        && PyUnicode_CompareWithASCIIString(module, "conundrum.engine.errors") == 0;
+    Py_XDECREF(module);
+    PyErr_Clear();
+    PyErr_Restore(exc, val, tb);
+    if (ours) {
+        Py_INCREF(type);
+        conundrum_failure_type = type;
+    }
+    return ours;
+}
+
+"""
+
+
+def skip_failure_tracebacks(runtime_file: Path) -> None:
+    """Put the failure check (TRACEBACK_HOOK, FAILURE_CHECK) into mypyc's copy of its
+    runtime. A runtime whose CPy_AddTraceback reads differently (another mypyc than the
+    pinned one) is left as it is, and said: the engine is then correct, only slower."""
+    try:
+        text = runtime_file.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+    if FAILURE_CHECK in text:
+        return
+    if text.count(TRACEBACK_HOOK) != 1:
+        tell(f"conundrum: {runtime_file} has no CPy_AddTraceback to adjust; failures keep "
+             "their tracebacks (slower)")
+        return
+    patched = text.replace(TRACEBACK_HOOK, FAILURE_CHECK + TRACEBACK_HOOK
+                           + "\n    if (conundrum_failure_pending()) return;")
+    runtime_file.write_text(patched, encoding="utf-8")
 
 
 if __name__ == "__main__":  # as setuptools' build backend and `python setup.py` run it

@@ -48,3 +48,37 @@ def test_compiled_and_pure_engines_agree():
     # the corpus is not trivial: it finds solutions and searches
     assert sum(len(r["solutions"]) for r in pure["runs"]) > 1000
     assert sum(r["nodes"] for r in pure["runs"]) > 10000
+
+
+def _engine_frames(exc: BaseException, module_file: str) -> int:
+    """How many entries of the exception's traceback are in the engine module named."""
+    tb, count = exc.__traceback__, 0
+    while tb is not None:
+        count += tb.tb_frame.f_code.co_filename.endswith(module_file)
+        tb = tb.tb_next
+    return count
+
+
+def test_a_failure_skips_the_compiled_traceback_and_other_errors_keep_it():
+    # setup.py makes mypyc's runtime skip the traceback entries of the engine's failure
+    # signal (it is always caught inside the engine): the compiled build records none of
+    # its compiled frames, the pure build all of them; any other exception keeps them all
+    from conundrum.engine.errors import Inconsistency
+    from conundrum.engine.solver import Solver
+    from conundrum.engine.var import IntVar
+    from conundrum.search.selectors import make_var_select
+
+    x = IntVar(Solver(), 0, 5)
+    x.set_min(3)
+    try:
+        x.set_max(2)
+    except Inconsistency as failure:
+        assert _engine_frames(failure, "var.py") == (0 if cn.COMPILED else 1)
+    else:
+        raise AssertionError("an empty domain must fail")
+    try:
+        make_var_select("no such heuristic")
+    except ValueError as error:
+        assert _engine_frames(error, "selectors.py") == 1
+    else:
+        raise AssertionError("an unknown heuristic must be refused")
