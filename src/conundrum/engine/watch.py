@@ -55,7 +55,10 @@ class VarWatch(Propagator):
         self.seen_card = -1
         self.seen_bits = -1
         self.stamp = -1  # the trail level that saved the seen domain last
-        self.saved: list[int] = []  # (lo, hi, card, bits) of each save, newest last
+        # (lo, hi, card, bits) of each save, newest last, in saved[:depth] (the list never
+        # shrinks: see IntVar.saved)
+        self.saved: list[int] = []
+        self.depth = 0
 
     def post(self) -> None:
         self.var.subscribe(self, DOMAIN)
@@ -69,10 +72,18 @@ class VarWatch(Propagator):
         trail = self.solver.trail
         if self.stamp != trail.stamp:
             saved = self.saved
-            saved.append(self.seen_lo)
-            saved.append(self.seen_hi)
-            saved.append(self.seen_card)
-            saved.append(self.seen_bits)
+            top = self.depth
+            if top == len(saved):
+                saved.append(self.seen_lo)
+                saved.append(self.seen_hi)
+                saved.append(self.seen_card)
+                saved.append(self.seen_bits)
+            else:
+                saved[top] = self.seen_lo
+                saved[top + 1] = self.seen_hi
+                saved[top + 2] = self.seen_card
+                saved[top + 3] = self.seen_bits
+            self.depth = top + 4
             trail.entries.append(self)
             self.stamp = trail.stamp
         self.seen_lo = lo
@@ -83,10 +94,12 @@ class VarWatch(Propagator):
     def restore(self) -> None:
         """Undo the last `see` (called by the trail; a VarWatch never deactivates)."""
         saved = self.saved
-        self.seen_bits = saved.pop()
-        self.seen_card = saved.pop()
-        self.seen_hi = saved.pop()
-        self.seen_lo = saved.pop()
+        top = self.depth - 4
+        self.depth = top
+        self.seen_lo = saved[top]
+        self.seen_hi = saved[top + 1]
+        self.seen_card = saved[top + 2]
+        self.seen_bits = saved[top + 3]
         self.stamp = -1
 
     def failed(self) -> None:

@@ -67,24 +67,35 @@ class Trail:
 class RevInt(Reversible):
     """A reversible integer cell."""
 
-    __slots__ = ("trail", "value", "stamp", "saved")
+    __slots__ = ("trail", "value", "stamp", "saved", "depth")
 
     def __init__(self, trail: Trail, value: int) -> None:
         self.trail = trail
         self.value = value
         self.stamp = -1
+        # the saved values in saved[:depth], newest last: the list never shrinks (one
+        # emptied by pop frees its buffer, and the next save allocates it again)
         self.saved: list[int] = []
+        self.depth = 0
 
     def set(self, value: int) -> None:
         """Set the value, saving the old one once per level."""
         trail = self.trail
         if self.stamp != trail.stamp:
-            self.saved.append(self.value)
+            saved = self.saved
+            top = self.depth
+            if top == len(saved):
+                saved.append(self.value)
+            else:
+                saved[top] = self.value
+            self.depth = top + 1
             trail.entries.append(self)
             self.stamp = trail.stamp
         self.value = value
 
     def restore(self) -> None:
         """Undo one saved change (called by the trail)."""
-        self.value = self.saved.pop()
+        top = self.depth - 1
+        self.depth = top
+        self.value = self.saved[top]
         self.stamp = -1
