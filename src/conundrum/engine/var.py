@@ -37,6 +37,18 @@ __all__ = ["BITSET_LIMIT", "WIDE", "IntVar", "IntView", "OffsetView", "count_bit
            "offsets"]
 
 
+class SavedDomain:
+    """A domain as IntVar saves it for its restore: the bit set (-1: bounds only), the
+    size and the lowest value."""
+
+    __slots__ = ("bits", "card", "lo")
+
+    def __init__(self) -> None:
+        self.bits = -1
+        self.card = 0
+        self.lo = 0
+
+
 def _removed_count(kept: int, removed: int, card: int) -> int:
     """The size of the kept part of a bit set of `card` values split into kept and removed
     parts: the shorter of the two is counted. (set_bounds, which removes two parts, writes
@@ -73,10 +85,11 @@ class IntVar(IntView):
         self.solver = solver
         self.trail = solver.trail
         self.stamp = -1
-        # (bits, card, lo) of each save, newest last, in saved[:depth]: the list never
-        # shrinks, since a list emptied by pop frees its buffer and the next save allocates
-        # it again (list_resize and realloc were 7-10% of a search of cheap propagation)
-        self.saved: list[int] = []
+        # the domain (bits, card, lo) at each save, newest last, in saved[:depth]. The
+        # records are reused: a list emptied by pop frees its buffer and the next save
+        # allocates it again, and a list of integers boxes each one saved (list_resize,
+        # realloc and the boxing were 10-15% of a search of cheap propagation)
+        self.saved: list[SavedDomain] = []
         self.depth = 0
         self.index = len(solver.vars)
         solver.vars.append(self)
@@ -95,12 +108,12 @@ class IntVar(IntView):
     # ---------------------------------------------------------------- trailing
     def restore(self) -> None:
         """Undo the last saved change (called by the trail)."""
-        saved = self.saved
-        top = self.depth - 3
+        top = self.depth - 1
         self.depth = top
-        bits = self.bits = saved[top]
-        card = self.card = saved[top + 1]
-        lo = self.lo = saved[top + 2]
+        saved = self.saved[top]
+        bits = self.bits = saved.bits
+        card = self.card = saved.card
+        lo = self.lo = saved.lo
         # hi is not saved: it follows from the others
         hi = self.hi = lo + (card if bits < 0 else bits.bit_length()) - 1
         self.stamp = -1
@@ -113,17 +126,14 @@ class IntVar(IntView):
 
     def _save(self, bits: int, trail: Trail) -> None:
         """Save (bits, card, lo) for `restore` and put this variable on the trail."""
-        saved = self.saved
         top = self.depth
-        if top == len(saved):
-            saved.append(bits)
-            saved.append(self.card)
-            saved.append(self.lo)
-        else:
-            saved[top] = bits
-            saved[top + 1] = self.card
-            saved[top + 2] = self.lo
-        self.depth = top + 3
+        if top == len(self.saved):
+            self.saved.append(SavedDomain())
+        saved = self.saved[top]
+        saved.bits = bits
+        saved.card = self.card
+        saved.lo = self.lo
+        self.depth = top + 1
         trail.entries.append(self)
         self.stamp = trail.stamp
 

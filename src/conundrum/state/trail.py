@@ -64,6 +64,15 @@ class Trail:
         self.next_stamp += 1
 
 
+class SavedInt:
+    """A value as RevInt saves it for its restore."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
 class RevInt(Reversible):
     """A reversible integer cell."""
 
@@ -73,21 +82,19 @@ class RevInt(Reversible):
         self.trail = trail
         self.value = value
         self.stamp = -1
-        # the saved values in saved[:depth], newest last: the list never shrinks (one
-        # emptied by pop frees its buffer, and the next save allocates it again)
-        self.saved: list[int] = []
+        # the saved values in saved[:depth], newest last, in records that are reused (see
+        # IntVar.saved: a list of integers would box each one and shrink to nothing)
+        self.saved: list[SavedInt] = []
         self.depth = 0
 
     def set(self, value: int) -> None:
         """Set the value, saving the old one once per level."""
         trail = self.trail
         if self.stamp != trail.stamp:
-            saved = self.saved
             top = self.depth
-            if top == len(saved):
-                saved.append(self.value)
-            else:
-                saved[top] = self.value
+            if top == len(self.saved):
+                self.saved.append(SavedInt())
+            self.saved[top].value = self.value
             self.depth = top + 1
             trail.entries.append(self)
             self.stamp = trail.stamp
@@ -97,5 +104,5 @@ class RevInt(Reversible):
         """Undo one saved change (called by the trail)."""
         top = self.depth - 1
         self.depth = top
-        self.value = self.saved[top]
+        self.value = self.saved[top].value
         self.stamp = -1
