@@ -80,8 +80,21 @@ class Abs(Relation):
             self.deactivate()
         elif x.bits >= 0:
             # the values of x listed and looked up one by one were most of the search of a
-            # model of 21 |x[i] - x[j]| over -99..99 (MiniZinc's pair_divides_the_sum)
-            _abs_by_masks(x, z)
+            # model of 21 |x[i] - x[j]| over -99..99 (MiniZinc's pair_divides_the_sum).
+            # One pass is a fixpoint when x and z are different variables (z keeps the
+            # image of x, x the values whose |x| z keeps, whose image is z's new domain):
+            # its own changes need not run it again (on pair_divides_the_sum, 52% of its
+            # calls changed nothing, 13% now)
+            if x.root is z.root:
+                _abs_by_masks(x, z)
+            else:
+                waker = self.waker
+                scheduled = waker.scheduled
+                waker.scheduled = True
+                try:
+                    _abs_by_masks(x, z)
+                finally:
+                    waker.scheduled = scheduled
         else:
             abs_bounds(x, z)
 
