@@ -40,10 +40,8 @@ def linear_bounds(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> t
     """The smallest and largest value of sum(a_i x_i) + c over the first n terms (all by
     default), over the current bounds."""
     lo = hi = c
-    if n < 0:
-        n = len(xs)
-    # zip, not indexing: compiled, a list read in a for loop skips the bounds check and
-    # the call of an indexed read (1.3x on a loop of this kind)
+    n = len(xs) if n < 0 else n
+    # zip: compiled, a for loop's list reads skip an indexed read's call and bounds check
     for a, x in zip(coefs, xs):
         if n == 0:
             break
