@@ -278,7 +278,7 @@ def test_precedences(data: st.DataObject, k: list[int], op: str) -> None:
                      min_size=1, max_size=20),
        c=st.integers(-20, 20))
 def test_divisibility_reasoning_against_its_definition(rows, c: int) -> None:
-    """linear.modular_eq keeps, for each unfixed x_j, the values v with a_j*v = r modulo
+    """linear_modular.modular_eq keeps, for each unfixed x_j, the values v with a_j*v = r modulo
     the gcd g of the other unfixed coefficients (r: -c minus the fixed terms), and fails
     when the gcd of all of them does not divide r; written here value by value. Its
     shortcuts (two unit coefficients, a first and a last run of gcd 1, looked for among
@@ -286,7 +286,7 @@ def test_divisibility_reasoning_against_its_definition(rows, c: int) -> None:
     from math import gcd
 
     from conundrum.engine import Inconsistency, Solver
-    from conundrum.propagators.linear import modular_eq
+    from conundrum.propagators.linear_modular import modular_eq
 
     s = Solver()
     coefs = [a for a, _ in rows]
@@ -329,6 +329,6 @@ def test_native_gcd_is_maths(a: int, b: int) -> None:
     """linear.gcd (Euclid's loop, native when compiled) is math.gcd, signs and 0 too."""
     import math
 
-    from conundrum.propagators.linear import gcd
+    from conundrum.propagators.linear_modular import gcd
 
     assert gcd(a, b) == math.gcd(a, b)
