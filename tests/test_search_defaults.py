@@ -14,6 +14,8 @@ import conundrum as cn
 from conundrum.compiler.compiled import compile_model
 from conundrum.engine import Solver
 from conundrum.search.selectors import (
+    _KEYS,
+    INT_KEYS,
     VAR_SELECTS,
     Random32,
     _most_constrained_key,
@@ -118,6 +120,20 @@ def test_random_ties_never_pick_a_worse_variable(name: str) -> None:
         assert pick is not None and pick.lo != pick.hi
         if name in ("first_fail", "dom_wdeg", "most_constrained"):
             assert pick is plain is xs[4]
+
+
+@settings(max_examples=80, deadline=None)
+@given(domains=st.lists(st.lists(st.integers(-6, 6), min_size=1, max_size=5), min_size=1,
+                        max_size=8),
+       name=st.sampled_from(sorted(INT_KEYS)))
+def test_integer_key_selectors_choose_what_their_keys_choose(domains, name) -> None:
+    """The selectors read over an integer key inline choose the first unfixed variable
+    with the smallest key of their key function (_KEYS, the restarts' definition)."""
+    s = Solver()
+    xs = [s.int_var_values(sorted(set(d))) for d in domains]
+    unfixed = [x for x in xs if x.lo != x.hi]
+    want = min(unfixed, key=_KEYS[name]) if unfixed else None  # min keeps the first tie
+    assert make_var_select(name)(xs) is want
 
 
 def test_unknown_selector() -> None:

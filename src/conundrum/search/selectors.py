@@ -6,8 +6,9 @@ value selector gives the branching alternatives for one variable, as (kind, valu
 decisions applied in order: (EQ, v) then (NE, v) for value choices, (LE, v) / (GT, v) for
 domain splits.
 
-The common selectors are written as plain loops (they run at every node); the others go
-through a key function.
+first_fail, most_constrained and dom_wdeg are plain loops (a selector runs at every node),
+the other keyed selectors one loop over an integer key (INT_KEYS); under restarts, where
+ties are broken at random, they go through their key functions (_KEYS).
 """
 
 from __future__ import annotations
@@ -195,14 +196,34 @@ def dom_wdeg(xs: list[IntVar]) -> IntVar | None:
     return best
 
 
-def _keyed(key: Callable[[IntVar], object]) -> VarChooser:
+# the selectors of an integer key (smallest key first): each name's key by a code, read
+# inline, so that no key is a Python object (a key function through `Callable` returned a
+# boxed key compared generically: 4% of trucking's search under `smallest`)
+INT_KEYS: Final[dict[str, int]] = {"anti_first_fail": 0, "smallest": 1, "largest": 2,
+                                   "occurrence": 3, "max_regret": 4}
+
+
+def _int_key(x: IntVar, kind: int) -> int:
+    """The key of x for the INT_KEYS selector `kind` (the same as its _KEYS function)."""
+    if kind == 1:
+        return x.lo
+    if kind == 2:
+        return -x.hi
+    if kind == 0:
+        return -x.card
+    if kind == 3:
+        return -x.degree()
+    return -_regret(x)
+
+
+def _int_keyed(kind: int) -> VarChooser:
     def select(xs: list[IntVar]) -> IntVar | None:
         best = None
-        best_key: object = None
+        best_key = 0
         for x in xs:
             if x.lo != x.hi:
-                k = key(x)
-                if best is None or k < best_key:  # type: ignore[operator]
+                k = _int_key(x, kind)
+                if best is None or k < best_key:
                     best, best_key = x, k
         return best
     return select
@@ -231,8 +252,8 @@ class Random32:
 
 
 def _keyed_random(key: Callable[[IntVar], object], rng: Random32) -> VarChooser:
-    """Like _keyed, with ties broken at random (each tied variable equally likely: the
-    k-th tie seen replaces the choice with probability 1/k)."""
+    """The smallest key first, as _int_keyed does, with ties broken at random (each tied
+    variable equally likely: the k-th tie seen replaces the choice with probability 1/k)."""
     def select(xs: list[IntVar]) -> IntVar | None:
         best = None
         best_key: object = None
@@ -289,7 +310,7 @@ def make_var_select(name: str, rng: Random32 | None = None) -> VarChooser:
         return dom_wdeg
     if name == "most_constrained":
         return most_constrained
-    return _keyed(_KEYS[name])
+    return _int_keyed(INT_KEYS[name])
 
 
 def _most_constrained_key(x: IntVar) -> object:
