@@ -95,18 +95,10 @@ def filter_le(coefs: list[int], xs: list[IntView], n: int, lo: int, hi: int) -> 
     return False
 
 
-def bounds_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
-    """Bounds consistency of sum + c == 0 over the first n terms, to its fixpoint: True if
-    every term is fixed."""
-    if n < 0:
-        n = len(xs)
-    lo, hi = linear_bounds(coefs, xs, c, n)
-    return tighten_eq(coefs, xs, n, lo, hi)
-
-
-def tighten_eq(coefs: list[int], xs: list[IntView], n: int, lo: int, hi: int) -> bool:
-    """bounds_eq over the first n terms, the sum's bounds (lo, hi) given. They follow each
-    tightening, so they are computed once per call."""
+def bounds_eq(coefs: list[int], xs: list[IntView], n: int, lo: int, hi: int) -> bool:
+    """Bounds consistency of sum + c == 0 over the first n terms, to its fixpoint, given
+    the sum's bounds (lo, hi) (linear_bounds): True if every term is fixed. The bounds
+    follow each tightening, so they are computed once per call."""
     while True:
         if lo > 0 or hi < 0:
             raise Inconsistency
@@ -175,7 +167,7 @@ def propagate_eq_from(coefs: list[int], xs: list[IntView], c: int, modular: bool
     while True:
         if journal is not None:
             journal.current_code = 0
-        if tighten_eq(coefs, xs, n, lo, hi):
+        if bounds_eq(coefs, xs, n, lo, hi):
             return True
         if journal is not None:
             journal.current_code = 1
@@ -233,33 +225,9 @@ class _Terms(Propagator):
         self.nfree = RevInt(solver.trail, len(self.xs))
         self.const = RevInt(solver.trail, c)
 
-    def settle(self) -> tuple[int, int]:
-        """Move the newly fixed terms behind the free ones; return (nfree, const)."""
-        coefs, xs = self.coefs, self.xs
-        nfree: int = self.nfree.value
-        c: int = self.const.value
-        start = nfree
-        k = 0
-        while k < nfree:
-            x = xs[k]
-            if x.lo == x.hi:
-                a = coefs[k]
-                c += x.lo if a == 1 else -x.lo if a == -1 else times(a, x.lo)
-                nfree -= 1
-                xs[k] = xs[nfree]
-                xs[nfree] = x
-                coefs[k] = coefs[nfree]
-                coefs[nfree] = a
-            else:
-                k += 1
-        if nfree != start:
-            self.nfree.set(nfree)
-            self.const.set(c)
-        return nfree, c
-
-    def settle_bounds(self) -> tuple[int, int, int, int]:
-        """settle, and the sum's bounds (linear_bounds) in the same pass over the terms:
-        (nfree, const, lo, hi)."""
+    def settle(self) -> tuple[int, int, int, int]:
+        """Move the newly fixed terms behind the free ones and sum the bounds (those of
+        linear_bounds) in the same pass: (nfree, const, lo, hi)."""
         coefs, xs = self.coefs, self.xs
         nfree: int = self.nfree.value
         c: int = self.const.value
@@ -319,7 +287,7 @@ class LinearLe(_Terms):
         self.propagate()
 
     def propagate(self) -> None:
-        n, c, lo, hi = self.settle_bounds()  # (no `_`: compiled, it boxes its item)
+        n, c, lo, hi = self.settle()  # (no `_`: compiled, it boxes its item)
         if filter_le(self.coefs, self.xs, n, lo, hi):
             self.deactivate()
 
@@ -368,7 +336,7 @@ class LinearEq(_Terms):
         self.propagate()
 
     def propagate(self) -> None:
-        n, c, lo, hi = self.settle_bounds()
+        n, c, lo, hi = self.settle()
         if propagate_eq_from(self.coefs, self.xs, c, self.modular, n, self.solver.journal,
                              lo, hi):
             self.deactivate()
@@ -407,6 +375,6 @@ class LinearNe(_Terms):
         self.propagate()
 
     def propagate(self) -> None:
-        n, c = self.settle()
+        n, c, lo, hi = self.settle()  # (lo, hi unused: see LinearLe)
         if propagate_ne(self.coefs, self.xs, c, n):
             self.deactivate()

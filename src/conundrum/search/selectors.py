@@ -196,22 +196,29 @@ def dom_wdeg(xs: list[IntVar]) -> IntVar | None:
     return best
 
 
-# the selectors of an integer key (smallest key first): each name's key by a code, read
-# inline, so that no key is a Python object (a key function through `Callable` returned a
-# boxed key compared generically: 4% of trucking's search under `smallest`)
-INT_KEYS: Final[dict[str, int]] = {"anti_first_fail": 0, "smallest": 1, "largest": 2,
-                                   "occurrence": 3, "max_regret": 4}
+# the selectors of an integer key (smallest key first), by a code read inline, so that no
+# key is a Python object (a key function through `Callable` returned a boxed key compared
+# generically: 4% of trucking's search under `smallest`); _KEYS calls the same for the
+# restarts' random ties
+ANTI_FIRST_FAIL: Final = 0
+SMALLEST: Final = 1
+LARGEST: Final = 2
+OCCURRENCE: Final = 3
+MAX_REGRET: Final = 4
+INT_KEYS: Final[dict[str, int]] = {"anti_first_fail": ANTI_FIRST_FAIL, "smallest": SMALLEST,
+                                   "largest": LARGEST, "occurrence": OCCURRENCE,
+                                   "max_regret": MAX_REGRET}
 
 
 def _int_key(x: IntVar, kind: int) -> int:
-    """The key of x for the INT_KEYS selector `kind` (the same as its _KEYS function)."""
-    if kind == 1:
+    """The key of x for the INT_KEYS selector `kind`."""
+    if kind == SMALLEST:
         return x.lo
-    if kind == 2:
+    if kind == LARGEST:
         return -x.hi
-    if kind == 0:
+    if kind == ANTI_FIRST_FAIL:
         return -x.card
-    if kind == 3:
+    if kind == OCCURRENCE:
         return -x.degree()
     return -_regret(x)
 
@@ -320,12 +327,12 @@ def _most_constrained_key(x: IntVar) -> object:
 # the selectors written through a key function (smallest key first)
 _KEYS: Final[dict[str, Callable[[IntVar], object]]] = {
     "first_fail": _size,
-    "anti_first_fail": lambda x: -_size(x),
-    "smallest": lambda x: x.lo,
-    "largest": lambda x: -x.hi,
-    "occurrence": lambda x: -x.degree(),
+    "anti_first_fail": lambda x: _int_key(x, ANTI_FIRST_FAIL),
+    "smallest": lambda x: _int_key(x, SMALLEST),
+    "largest": lambda x: _int_key(x, LARGEST),
+    "occurrence": lambda x: _int_key(x, OCCURRENCE),
     "most_constrained": _most_constrained_key,
-    "max_regret": lambda x: -_regret(x),
+    "max_regret": lambda x: _int_key(x, MAX_REGRET),
 }
 
 
