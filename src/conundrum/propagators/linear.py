@@ -162,8 +162,10 @@ def propagate_eq(coefs: list[int], xs: list[IntView], c: int, modular: bool = Tr
 
 
 def propagate_eq_from(coefs: list[int], xs: list[IntView], c: int, modular: bool, n: int,
-                      journal: Journal | None, lo: int, hi: int) -> bool:
-    """propagate_eq over the first n terms, the sum's bounds (lo, hi) given."""
+                      journal: Journal | None, lo: int, hi: int,
+                      done: RevInt | None = None) -> bool:
+    """propagate_eq over the first n terms, the sum's bounds (lo, hi) given (`done`: see
+    modular_eq)."""
     while True:
         if journal is not None:
             journal.current_code = 0
@@ -171,7 +173,7 @@ def propagate_eq_from(coefs: list[int], xs: list[IntView], c: int, modular: bool
             return True
         if journal is not None:
             journal.current_code = 1
-        if not (modular and modular_eq(coefs, xs, c, n)):
+        if not (modular and modular_eq(coefs, xs, c, n, done)):
             return False
         lo, hi = linear_bounds(coefs, xs, c, n)
 
@@ -329,6 +331,7 @@ class LinearEq(_Terms):
         super().__init__(solver, coefs, xs, c)
         self.modular = can_use_divisibility(coefs)
         self.makes_holes = self.modular  # only divisibility reasoning removes inner values
+        self.modular_done = RevInt(solver.trail, -1)  # (see modular_eq)
 
     def post(self) -> None:
         for x in self.xs:
@@ -338,7 +341,7 @@ class LinearEq(_Terms):
     def propagate(self) -> None:
         n, c, lo, hi = self.settle()
         if propagate_eq_from(self.coefs, self.xs, c, self.modular, n, self.solver.journal,
-                             lo, hi):
+                             lo, hi, self.modular_done):
             self.deactivate()
 
     def explain(self, journal: Journal, e: int, out: list[Pred]) -> bool:

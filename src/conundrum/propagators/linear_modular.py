@@ -11,6 +11,7 @@ from typing import Final
 from conundrum.engine import Inconsistency, IntView
 from conundrum.engine.bits import periodic_mask
 from conundrum.engine.products import times
+from conundrum.state import RevInt
 
 RUN: Final = 8  # the terms modular_eq's shortcut reads at each end of a row
 
@@ -28,11 +29,18 @@ def gcd(a: int, b: int) -> int:
     return a
 
 
-def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool:
+def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1,
+               done: RevInt | None = None) -> bool:
     """Divisibility reasoning for sum + c == 0 over the first n terms. With r = -(c + the
     fixed terms) and, for an unfixed x_j, g the gcd of the other unfixed coefficients:
     a_j * x_j = r (mod g). This is the carry reasoning of alphametics and the fraction
-    cancelling of rational equations. Returns True if a domain changed."""
+    cancelling of rational equations. Returns True if a domain changed.
+
+    `done` (trailed, the propagator's) holds the number of unfixed terms when a call last
+    found all that follows. Along a branch the unfixed terms only get fewer, so the same
+    number means the same terms and the same r, whose residues the domains already keep;
+    unless a bounds-only domain was rounded (its later bounds may need rounding again):
+    then nothing is remembered. A call on unchanged terms is then one pass over them."""
     if n < 0:
         n = len(xs)
     # Nothing follows when two disjoint groups of unfixed terms each have gcd 1: every
@@ -45,18 +53,25 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
     # for among the first RUN terms of each end only: coefficients with a common factor
     # never reach 1 (popsicle_stand's 14 multiples of 100 ran 10% slower for a whole scan).
     unit = -1
+    free = 0
     for k in range(n):
-        if xs[k].lo != xs[k].hi and (coefs[k] == 1 or coefs[k] == -1):
-            if unit >= 0:
-                return False
-            unit = k
+        x = xs[k]
+        if x.lo != x.hi:
+            free += 1
+            a = coefs[k]
+            if a == 1 or a == -1:
+                if unit >= 0:
+                    return False
+                unit = k
+    if free < 2 or (done is not None and done.value == free):
+        return False
     if unit >= 0:
         g = 0
         for k in range(n):
             if k != unit and xs[k].lo != xs[k].hi:
                 g = gcd(g, coefs[k])
                 if g == 1:
-                    return False
+                    return _settled(done, free, False)
     else:
         g = 0
         k = 0
@@ -72,7 +87,7 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
                     h = gcd(h, coefs[j])
                 j -= 1
             if h == 1:
-                return False
+                return _settled(done, free, False)
     free_a: list[int] = []
     free_x: list[IntView] = []
     r = -c
@@ -85,8 +100,6 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
             free_a.append(a)
             free_x.append(x)
     m = len(free_a)
-    if m < 2:
-        return False
     # prefix and suffix gcds give, for each j, the gcd of the others. Once the first p
     # terms have gcd 1, every later term has 1 for the gcd of the others, and once the
     # terms after j have gcd 1, so has every term up to j: the scans stop there (random
@@ -101,36 +114,46 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1) -> bool
         raise Inconsistency
     suffix = 0
     changed = False
+    rounded = False  # a bounds-only domain was rounded to a residue: nothing remembered
     for j in range(m - 1, -1, -1):
         a = free_a[j]
         if j >= p:  # the first p terms are among the others: gcd 1
             suffix = gcd(suffix, a)
             if suffix == 1:
-                return changed
+                break
             continue
         g = gcd(prefix[j], suffix)
         suffix = gcd(suffix, a)
         if g <= 1 or a % g == 0:
             if suffix == 1:
-                return changed  # and so has every term before j
+                break  # and so has every term before j
             continue
         x = free_x[j]
-        v0, m = _residue(a, r, g)
-        if m == 1:
+        v0, mod = _residue(a, r, g)
+        if mod == 1:
             continue
         bits = x.bits
         if bits < 0:
-            if _progression_bounds(x, v0, m):
+            rounded = True
+            if _progression_bounds(x, v0, mod):
                 changed = True
             continue
         # the values v0 (mod m) as one mask over x's span: a few shifts of a big int,
         # where testing each value cost a step per value at every call (a cost sum's
         # multiples of 10 up to 11,400 in facility location)
         lo = x.lo
-        kept = bits & periodic_mask((v0 - lo) % m, m, x.hi - lo + 1)
+        kept = bits & periodic_mask((v0 - lo) % mod, mod, x.hi - lo + 1)
         if kept != bits:
             x.keep_mask(lo, kept)
             changed = True
+    return changed if rounded else _settled(done, free, changed)
+
+
+def _settled(done: RevInt | None, free: int, changed: bool) -> bool:
+    """Remember (in `done`) that everything following from `free` unfixed terms is in the
+    domains; return `changed`."""
+    if done is not None:
+        done.set(free)
     return changed
 
 
