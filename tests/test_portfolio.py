@@ -239,6 +239,23 @@ def test_an_arm_that_overran_its_turn_owes_the_excess() -> None:
     assert shares.repaid("learning", 0.0) == 0.0
 
 
+def test_first_round_turns_are_no_longer_than_the_first_turn() -> None:
+    """After a first turn (a failure budget) that took less than SLICE, the other arms'
+    first turns take no longer than it did (a model the classic search nearly finished
+    in it pays each about as much again), shares applied first; from the second round,
+    or on a wide objective (whose first turn ends early), the rounds' SLICE times GROWTH
+    as before."""
+    first = portfolio.SLICE / 5
+    assert portfolio.turn_length(1, 3, 1.0, first, False) == first
+    assert portfolio.turn_length(2, 3, portfolio.FADE, first, False) == first
+    assert portfolio.turn_length(2, 3, 0.1, first, False) == pytest.approx(0.1 * portfolio.SLICE)
+    assert portfolio.turn_length(1, 3, 1.0, first, True) == portfolio.SLICE
+    assert portfolio.turn_length(1, 3, 1.0, 10.0, False) == portfolio.SLICE
+    assert portfolio.turn_length(3, 3, 1.0, first, False) == pytest.approx(
+        portfolio.SLICE * portfolio.GROWTH)
+    assert portfolio.turn_length(1, 2, 0.0, first, False) == 0.0  # node-by-node turns
+
+
 def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
     """Large neighbourhood search never proves: each of its turns without an
     improvement halves its next one, down to MIN_FADE, and an improvement gives it a
