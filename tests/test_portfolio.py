@@ -274,6 +274,39 @@ def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
     assert shares.factor("classic") == portfolio.LEAD
 
 
+def test_neighbourhoods_grown_to_the_whole_model_prove_the_optimum() -> None:
+    """The portfolio's LNS arm, in one long turn: neighbourhoods around a first solution
+    of Golomb 6, each searched to its end in vain, grow to the whole model; one of those
+    searched to its end (from the root, under the incumbent's bound, hinted by it) is a
+    proof, which ends the arm: the optimum 17, no limit named, the solutions improving
+    all the way. (Before, it went on drawing whole-model neighbourhoods until a limit.)"""
+    import time
+
+    from conundrum.compiler.compiled import compile_model
+    from conundrum.search.options import SearchOptions
+    from conundrum.search.slicing import Slice
+    from conundrum.search.stats import SearchStats
+
+    m, last = golomb(6)
+    compiled = compile_model(list(m.variables), list(m.constraints), last, -1)
+    assert compiled is not None
+    opts = SearchOptions(search="classic")
+    start = time.perf_counter()
+    best: list[int] = []
+    first = next(compiled.run(opts, SearchStats(), start, best))
+    found = [best[0]]
+    slicer = Slice()
+    slicer.until = float("inf")
+    slicer.node_cap = 200_000  # (the proof takes far fewer)
+    stats = SearchStats()
+    for values in lns.neighbourhood_turns(compiled, opts, stats, start, best, [first],
+                                          slicer):
+        assert values is not None, "no proof within 200,000 nodes"
+        found.append(best[0])
+    assert found[-1] == 17 and found == sorted(found, reverse=True) and len(found) > 1
+    assert stats.stopped_by is None
+
+
 def test_compilations_of_one_snapshot_share_one_checker() -> None:
     """The portfolio compiles a snapshot once per arm; the solution checker, prepared at
     the first solution only (tens of thousands of FlatZinc rows take seconds), is made
@@ -324,6 +357,7 @@ def test_the_probes_say_when_their_last_part_begins() -> None:
     best = [start]
     slicer = Slice()
     slicer.until = float("inf")
+    slicer.node_cap = 200_000  # (the proof takes far fewer)
     found = list(probe_turns(compiled, SearchOptions(), SearchStats(), time.perf_counter(),
                              best, slicer, lambda: calls.append(best[0])))
     assert calls == [start]

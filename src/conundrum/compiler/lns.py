@@ -121,13 +121,18 @@ def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: Sea
     neighbourhoods around the portfolio's latest solution (`incumbent[0]`, which the
     caller keeps up to date), each searched within NEIGHBOURHOOD_NODES nodes and bounded
     by the shared incumbent `best`. Yields each better solution's values, and None when
-    its slice is spent (after a neighbourhood: one at least a turn). It proves nothing
-    (the exact arms do): it ends only at a limit of the run, which `stats.stopped_by`
-    names."""
+    its slice is spent (after a neighbourhood: one at least a turn). Once the
+    neighbourhoods have grown to the whole model, one searched to its end within its
+    budget is a proof (a new tree from the root, under the incumbent's tight bound and
+    hinted by it, can be small where the exact arms, deep in trees begun under a loose
+    bound, take far longer: the job shop la02 in 1.1 s, where the default took 12 s
+    without it): the arm ends with `stats.stopped_by` None. Otherwise it ends only at a
+    limit of the run, which `stats.stopped_by` names."""
     hood = Neighbourhoods(compiled, opts.seed)
     while True:
         values = incumbent[0]
-        run, sub = around(compiled, opts, stats, start, best, values, hood.draw(values),
+        path = hood.draw(values)
+        run, sub = around(compiled, opts, stats, start, best, values, path,
                           NEIGHBOURHOOD_NODES)
         improved = False
         try:
@@ -139,6 +144,9 @@ def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: Sea
         merge_counts(stats, sub)
         if sub.stopped_by not in (None, "node_limit"):
             stats.stopped_by = sub.stopped_by  # the run's time limit
+            return
+        if not path and sub.stopped_by is None:
+            stats.stopped_by = None  # the whole model, searched to its end: the proof
             return
         hood.searched(exhausted=sub.stopped_by is None, improved=improved)
         if slicer.due(stats):
