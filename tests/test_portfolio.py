@@ -257,7 +257,7 @@ def test_first_round_turns_are_no_longer_than_the_first_turn() -> None:
 
 
 def test_neighbourhoods_fade_while_they_find_nothing_better() -> None:
-    """Large neighbourhood search never proves: each of its turns without an
+    """Large neighbourhood search proves only by chance: each of its turns without an
     improvement halves its next one, down to MIN_FADE, and an improvement gives it a
     whole turn again, but not the lead over the exact searches, which never fade."""
     shares = portfolio.Shares()
@@ -357,7 +357,6 @@ def test_the_probes_say_when_their_last_part_begins() -> None:
     best = [start]
     slicer = Slice()
     slicer.until = float("inf")
-    slicer.node_cap = 200_000  # (the proof takes far fewer)
     found = list(probe_turns(compiled, SearchOptions(), SearchStats(), time.perf_counter(),
                              best, slicer, lambda: calls.append(best[0])))
     assert calls == [start]

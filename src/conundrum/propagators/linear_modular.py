@@ -138,7 +138,7 @@ def modular_eq(coefs: list[int], xs: list[IntView], c: int, n: int = -1,
             if _progression_bounds(x, v0, mod):
                 changed = True
             continue
-        # the values v0 (mod m) as one mask over x's span: a few shifts of a big int,
+        # the values v0 (mod `mod`) as one mask over x's span: a few shifts of a big int,
         # where testing each value cost a step per value at every call (a cost sum's
         # multiples of 10 up to 11,400 in facility location)
         lo = x.lo
