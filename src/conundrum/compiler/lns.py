@@ -146,8 +146,7 @@ def neighbourhood_turns(compiled: CompiledModel, opts: SearchOptions, stats: Sea
             stats.stopped_by = sub.stopped_by  # the run's time limit
             return
         if not path and sub.stopped_by is None:
-            stats.stopped_by = None  # the whole model, searched to its end: the proof
-            return
+            return  # the whole model, searched to its end: the proof (stopped_by None)
         hood.searched(exhausted=sub.stopped_by is None, improved=improved)
         if slicer.due(stats):
             yield None

@@ -331,7 +331,8 @@ class LinearEq(_Terms):
         super().__init__(solver, coefs, xs, c)
         self.modular = can_use_divisibility(coefs)
         self.makes_holes = self.modular  # only divisibility reasoning removes inner values
-        self.modular_done = RevInt(solver.trail, -1)  # (see modular_eq)
+        # (see modular_eq; only a row with divisibility reasoning needs it)
+        self.modular_done = RevInt(solver.trail, -1) if self.modular else None
 
     def post(self) -> None:
         for x in self.xs:
